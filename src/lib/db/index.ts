@@ -1,0 +1,80 @@
+// One Kysely instance over either embedded SQLite (default, WAL, in the data dir) or PostgreSQL (DATABASE_URL).
+import { join } from 'node:path';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+  /** The PostgreSQL schema in use when not `public` (migrations create it). */
+  pgSchema?: string;
+  close(): Promise<void>;
+}
+
+export interface DbOptions {
+  /** PostgreSQL connection string. Without it, SQLite at `sqliteFile`. */
+  databaseUrl?: string;
+  /** Only for PostgreSQL: a schema to use instead of `public` (created if missing); tests isolate themselves with it. */
+  pgSchema?: string;
+  sqliteFile?: string;
+  /** Pool size for PostgreSQL. */
+  poolSize?: number;
+}
+
+// int8 (count(*), bigint columns) as JS numbers: our values stay far below 2^53.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+export function openDb(opts: DbOptions): Db {
+  if (opts.databaseUrl) {
+    if (opts.pgSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(opts.pgSchema)) throw new Error(`bad schema name ${opts.pgSchema}`);
+    const pool = new pg.Pool({
+      connectionString: opts.databaseUrl,
+      max: opts.poolSize ?? 10,
+      ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
+    });
+    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { kysely, dialect: 'postgres', pgSchema: opts.pgSchema, close: () => kysely.destroy() };
+  }
+  const file = opts.sqliteFile ?? ':memory:';
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}
+
+/**
+ * Kysely's SQLite driver prepares every query anew; preparing costs more than running a small
+ * query, so prepared statements are kept per SQL text (Kysely's SQL text is stable per query shape).
+ */
+export function withStatementCache(sqlite: SQLite.Database, limit = 500): SqliteDatabase {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(sqlText: string) {
+      let stmt = cache.get(sqlText);
+      if (!stmt) {
+        stmt = sqlite.prepare(sqlText);
+        if (cache.size >= limit) cache.delete(cache.keys().next().value!);
+        cache.set(sqlText, stmt);
+      }
+      return stmt;
+    },
+  };
+}
+
+export function platformDbOptions(cfg: { dataDir: string; databaseUrl?: string }): DbOptions {
+  return cfg.databaseUrl ? { databaseUrl: cfg.databaseUrl } : { sqliteFile: join(cfg.dataDir, 'overlook.sqlite') };
+}
+
+/** Current time as the ISO-8601 text every timestamp column holds (sorts as text on both databases). */
+export const nowIso = () => new Date().toISOString();
+
+/** Booleans are stored as 0/1 integers on both databases. */
+export const toBool = (v: unknown): boolean => v === true || v === 1 || v === '1';

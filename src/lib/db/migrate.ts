@@ -1,0 +1,37 @@
+// Applies the platform's migrations (one set for SQLite and PostgreSQL) to the latest version.
+import { Migrator, sql, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
+import type { Db } from './index.js';
+import * as foundation from './migrations/20261122_0001_foundation.js';
+
+// Listed by hand, not read from the folder, so the same code works from `src/` under tsx and from `dist/`.
+export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
+  '20261122_0001_foundation': foundation,
+};
+
+class StaticProvider implements MigrationProvider {
+  constructor(private readonly migrations: Record<string, Migration>) {}
+  async getMigrations() {
+    return this.migrations;
+  }
+}
+
+export async function migrateToLatest(db: Db, migrations: Record<string, Migration> = PLATFORM_MIGRATIONS): Promise<string[]> {
+  if (db.pgSchema) await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(db.pgSchema)}`.execute(db.kysely);
+  const migrator = new Migrator({ db: db.kysely, provider: new StaticProvider(migrations) });
+  return check(await migrator.migrateToLatest());
+}
+
+export async function migrateDownAll(db: Db, migrations: Record<string, Migration> = PLATFORM_MIGRATIONS): Promise<string[]> {
+  const migrator = new Migrator({ db: db.kysely, provider: new StaticProvider(migrations) });
+  const { NO_MIGRATIONS } = await import('kysely');
+  return check(await migrator.migrateTo(NO_MIGRATIONS));
+}
+
+function check({ error, results }: MigrationResultSet): string[] {
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error) {
+    const what = failed ? ` (${failed.migrationName})` : '';
+    throw new Error(`migration failed${what}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return (results ?? []).map((r) => r.migrationName);
+}

@@ -1,0 +1,60 @@
+// One list of error codes, one code-to-status map, one error body (contract §2).
+// Handlers and services throw ApiError; the error handler in `http/error-handler.ts` writes it.
+
+export const ERROR_STATUS = {
+  VALIDATION_ERROR: 400,
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  INVALID_CREDENTIALS: 401,
+  INSUFFICIENT_SCOPE: 403,
+  ENDPOINT_CLOSED_TO_KEYS: 403,
+  PROJECT_NOT_ALLOWED: 403,
+  PERMISSION_DENIED: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  CONFLICT: 409,
+  API_KEY_EXPIRED: 409,
+  API_KEY_REVOKED: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  TOO_MANY_REQUESTS: 429,
+  INTERNAL_ERROR: 500,
+  BAD_GATEWAY: 502,
+  SERVICE_UNAVAILABLE: 503,
+  GATEWAY_TIMEOUT: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export interface ErrorBody {
+  code: ErrorCode;
+  message: string;
+  details?: unknown;
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly details?: unknown;
+  /** Extra response headers, e.g. WWW-Authenticate or Retry-After. */
+  readonly headers: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, opts: { details?: unknown; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.details = opts.details;
+    this.headers = opts.headers ?? {};
+  }
+
+  toBody(): ErrorBody {
+    const body: ErrorBody = { code: this.code, message: this.message };
+    if (this.details !== undefined) body.details = this.details;
+    return body;
+  }
+}
+
+export const notFound = (what = 'Resource') => new ApiError('NOT_FOUND', `${what} not found`);
+export const validation = (field: string, message: string) =>
+  new ApiError('VALIDATION_ERROR', `${field}: ${message}`, { details: [{ field, message }] });

@@ -1,0 +1,76 @@
+// One error handler and one not-found handler for every service: the contract's error body,
+// framework errors mapped to our codes, and internal detail kept in the logs (a log id goes to the client).
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, type ErrorBody, type ErrorCode } from '../errors.js';
+
+const FRAMEWORK_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: 'VALIDATION_ERROR',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'VALIDATION_ERROR',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
+  FST_ERR_CTP_INVALID_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_BAD_URL: 'BAD_REQUEST',
+  FST_ERR_ASYNC_CONSTRAINT: 'BAD_REQUEST',
+};
+
+type ValidationItem = { instancePath?: string; message?: string; params?: Record<string, unknown>; keyword?: string };
+
+function validationDetails(err: FastifyError): { field: string; message: string }[] {
+  const items = (err.validation ?? []) as ValidationItem[];
+  return items.map((v) => {
+    let field = (v.instancePath ?? '').replace(/^\//, '').replace(/\//g, '.');
+    const missing = v.params?.missingProperty ?? v.params?.additionalProperty;
+    if (typeof missing === 'string') field = field ? `${field}.${missing}` : missing;
+    const where = err.validationContext && err.validationContext !== 'body' ? `${err.validationContext}` : '';
+    const name = [where === 'querystring' ? 'query' : where, field].filter(Boolean).join('.') || (where || 'body');
+    const message = v.keyword === 'additionalProperties' ? 'is not a known field' : (v.message ?? 'is invalid');
+    return { field: name, message };
+  });
+}
+
+export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
+  for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+  if (err.status === 401 && !reply.hasHeader('www-authenticate')) {
+    reply.header('www-authenticate', 'Bearer realm="overlook"');
+  }
+  return reply.code(err.status).type('application/json; charset=utf-8').send(err.toBody());
+}
+
+export function toApiError(error: unknown, request: FastifyRequest): ApiError {
+  if (error instanceof ApiError) return error;
+  const err = error as FastifyError;
+  if (err?.validation) {
+    const details = validationDetails(err);
+    const first = details[0];
+    return new ApiError('VALIDATION_ERROR', first ? `${first.field}: ${first.message}` : 'The request is invalid', { details });
+  }
+  const mapped = err?.code ? FRAMEWORK_CODES[err.code] : undefined;
+  if (mapped) return new ApiError(mapped, err.message);
+  const status = typeof err?.statusCode === 'number' ? err.statusCode : 500;
+  if (status >= 400 && status < 500) {
+    const code: ErrorCode = status === 404 ? 'NOT_FOUND' : status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : status === 429 ? 'TOO_MANY_REQUESTS' : 'BAD_REQUEST';
+    return new ApiError(code, err.message || 'Bad request');
+  }
+  request.log.error({ err, reqId: request.id }, 'unhandled error');
+  return new ApiError('INTERNAL_ERROR', `Internal error (log id ${request.id})`);
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error, request, reply) => sendError(reply, toApiError(error, request)));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(reply, new ApiError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`.slice(0, 300))),
+  );
+}
+
+export const ErrorBodySchema = {
+  type: 'object',
+  properties: {
+    code: { type: 'string' },
+    message: { type: 'string' },
+    details: {},
+  },
+  required: ['code', 'message'],
+} as const;
+
+export type { ErrorBody };

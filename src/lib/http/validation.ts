@@ -1,0 +1,43 @@
+// Request validation: bodies are checked strictly (a number is not a string, no silent coercion),
+// while path and query parameters, which arrive as text, are coerced to the declared types.
+import { Ajv } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../errors.js';
+
+// ajv-formats is CommonJS; its default export arrives wrapped under ESM.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+
+function makeAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({ coerceTypes: coerce ? 'array' : false, useDefaults: true, removeAdditional: false, allErrors: false, strict: false });
+  addFormats(ajv);
+  return ajv;
+}
+
+export function installValidators(app: FastifyInstance): void {
+  const strict = makeAjv(false);
+  const lenient = makeAjv(true);
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : lenient).compile(schema));
+}
+
+// PostgreSQL text cannot hold a NUL character and no field of ours needs one: refuse it up front,
+// before the access layer looks ids up, so it is a 400 on both databases instead of a driver error.
+const NUL_IN_URL = /%00|\u0000/i;
+
+function holdsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 32 || value === null || typeof value !== 'object') return false;
+  for (const v of Array.isArray(value) ? value : Object.values(value as Record<string, unknown>)) {
+    if (holdsNul(v, depth + 1)) return true;
+  }
+  return false;
+}
+
+export function installNulGuard(app: FastifyInstance): void {
+  app.addHook('onRequest', async (req) => {
+    if (NUL_IN_URL.test(req.url)) throw new ApiError('VALIDATION_ERROR', 'The address holds a NUL character');
+  });
+  app.addHook('preValidation', async (req) => {
+    if (holdsNul(req.body)) throw new ApiError('VALIDATION_ERROR', 'body: a text field holds a NUL character');
+  });
+}
