@@ -1,0 +1,161 @@
+// The one hook that applies the access rules to every route, before the body is parsed or validated
+// (contract §6: a refused request learns nothing about the endpoint). Routes must declare a policy:
+// the app refuses to start when one does not, so nothing is reachable by accident.
+import fp from 'fastify-plugin';
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { ApiError } from '../../lib/errors.js';
+import { authenticate } from '../auth/authenticate.js';
+import type { KeyStore } from '../api-keys/key-store.js';
+import type { SessionStore } from '../auth/session-store.js';
+import { decide, type Decision, type ProjectFact } from './decide.js';
+import type { AccessDirectory, ProjectRef } from './directory.js';
+import type { AccessPolicy, ProjectSource, Role } from './policy.js';
+import { ANONYMOUS, type Principal } from './principal.js';
+import { isScope } from './scopes.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call this route. Required on every route of the main API. */
+    access?: AccessPolicy;
+  }
+  interface FastifyRequest {
+    principal: Principal;
+    /** The project the request touches, once the access layer has resolved and allowed it. */
+    project: ProjectRef | null;
+    /** The acting person's role on `project`. */
+    role: Role | null;
+    /** Set when the project comes from the body and is checked after parsing. */
+    accessPendingBody: boolean;
+  }
+}
+
+export interface AccessDeps {
+  keys: KeyStore;
+  sessions: SessionStore;
+  directory: AccessDirectory;
+}
+
+/** Routes registered so far, with their policies: the source of the scope map. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  options: RouteOptions;
+}
+
+/** A registered route's policy, read at call time (a child context's onRoute hook may have set it). */
+export const policyOf = (r: RegisteredRoute): AccessPolicy | undefined => r.options.config?.access;
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined);
+
+async function resolveProject(source: ProjectSource, req: FastifyRequest, dir: AccessDirectory): Promise<ProjectFact> {
+  const params = req.params as Record<string, unknown>;
+  const query = (req.query ?? {}) as Record<string, unknown>;
+  switch (source.from) {
+    case 'path-project': {
+      const exid = str(params.exid);
+      return exid ? dir.projectByExid(exid) : { found: false };
+    }
+    case 'path-camera': {
+      const exid = str(params.camera_exid);
+      return exid ? dir.projectOfCamera(exid) : { found: false };
+    }
+    case 'query-camera': {
+      const exid = str(query.camera_exid);
+      return exid ? dir.projectOfCamera(exid) : { found: false };
+    }
+    case 'body-project': {
+      const exid = str((req.body as Record<string, unknown> | undefined)?.project_exid);
+      return exid ? dir.projectByExid(exid) : { found: false };
+    }
+    case 'record': {
+      const ref = await source.resolve(req);
+      return ref ? { found: true, ...ref } : { found: false };
+    }
+    case 'list':
+      return { found: false };
+  }
+}
+
+function enforce(req: FastifyRequest, decision: Decision): void {
+  if (decision.outcome !== 'refuse') return;
+  const p = req.principal;
+  req.log.info(
+    {
+      access: {
+        code: decision.code,
+        principal: p.kind,
+        key_id: p.kind === 'key' ? p.keyId : undefined,
+        user_id: p.kind === 'anonymous' ? undefined : p.userId,
+        required: decision.required,
+        held: decision.held,
+      },
+    },
+    'access refused',
+  );
+  throw new ApiError(decision.code, decision.message, { headers: decision.headers });
+}
+
+async function decideWithProject(req: FastifyRequest, policy: AccessPolicy, deps: AccessDeps): Promise<void> {
+  const source = (policy as { project?: ProjectSource }).project!;
+  const project = await resolveProject(source, req, deps.directory);
+  const principal = req.principal;
+  const role = project.found && principal.kind !== 'anonymous' ? await deps.directory.roleOf(principal.userId, project.id) : null;
+  const decision = decide({ principal, policy, project, role });
+  enforce(req, decision);
+  if (project.found) req.project = { id: project.id, exid: project.exid };
+  req.role = role;
+}
+
+export function accessLayer(deps: AccessDeps, registry: RegisteredRoute[]) {
+  return fp(async function accessPlugin(app: FastifyInstance) {
+    app.decorateRequest('principal', null as never);
+    app.decorateRequest('project', null);
+    app.decorateRequest('role', null);
+    app.decorateRequest('accessPendingBody', false);
+
+    app.addHook('onRoute', (route) => {
+      const methods = Array.isArray(route.method) ? route.method : [route.method];
+      for (const method of methods) registry.push({ method, url: route.url, options: route });
+      const policy = route.config?.access;
+      if (policy?.access === 'scoped') {
+        for (const s of policy.scopes) if (!isScope(s)) throw new Error(`route ${route.url} names unknown scope ${s}`);
+      }
+    });
+
+    // Fail closed: a route without a declared policy stops the app from starting.
+    app.addHook('onReady', async () => {
+      const missing = registry.filter((r) => !policyOf(r));
+      if (missing.length > 0) {
+        throw new Error(`routes without an access policy: ${missing.map((r) => `${r.method} ${r.url}`).join(', ')}`);
+      }
+    });
+
+    app.addHook('onRequest', async (req) => {
+      const policy = req.routeOptions.config?.access;
+      req.principal = ANONYMOUS;
+      if (!policy || policy.access === 'public') return;
+      try {
+        req.principal = await authenticate(req, deps.keys, deps.sessions);
+      } catch (err) {
+        // Where anonymous callers are welcome (sign-in), a stale or wrong credential is ignored.
+        if (!(policy.access === 'people' && policy.anonymous)) throw err;
+      }
+      const decision = decide({ principal: req.principal, policy });
+      if (decision.outcome !== 'need-project') return enforce(req, decision);
+      if ((policy as { project?: ProjectSource }).project?.from === 'body-project') {
+        req.accessPendingBody = true;
+        return;
+      }
+      await decideWithProject(req, policy, deps);
+    });
+
+    app.addHook('preValidation', async (req) => {
+      if (!req.accessPendingBody) return;
+      const policy = req.routeOptions.config.access!;
+      const exid = str((req.body as Record<string, unknown> | undefined)?.project_exid);
+      // A person's body without a project is left to validation (400); a key must name one it may touch.
+      if (!exid && req.principal.kind === 'user') return;
+      await decideWithProject(req, policy, deps);
+    });
+  });
+}

@@ -1,0 +1,61 @@
+// What a route declares about who may call it. Every route carries one in `config.access`;
+// the scope map, the OpenAPI `x-scopes` and docs/access-model.md are all derived from these declarations.
+import type { FastifyRequest } from 'fastify';
+import type { Scope } from './scopes.js';
+
+export const ROLES = ['viewer', 'editor', 'admin', 'owner'] as const;
+export type Role = (typeof ROLES)[number];
+const RANK: Record<Role, number> = { viewer: 1, editor: 2, admin: 3, owner: 4 };
+
+export const isRole = (r: unknown): r is Role => typeof r === 'string' && r in RANK;
+/** The role ladder: each role includes the ones before it. */
+export const roleAllows = (held: Role | null | undefined, needed: Role): boolean => !!held && RANK[held] >= RANK[needed];
+
+/**
+ * Where the project a request touches comes from.
+ * - `path-project`: the `{exid}` path parameter
+ * - `path-camera`: the project of the `{camera_exid}` path parameter
+ * - `query-camera`: the project of the `?camera_exid=` query parameter
+ * - `body-project`: the body's `project_exid` (read after parsing, before validation)
+ * - `record`: the project of the record the path addresses, found by `resolve`
+ * - `list`: a list endpoint; it touches no single project and returns only the caller's
+ */
+export type ProjectSource =
+  | { from: 'path-project' }
+  | { from: 'path-camera' }
+  | { from: 'query-camera' }
+  | { from: 'body-project' }
+  | { from: 'record'; resolve: (req: FastifyRequest) => Promise<{ id: string; exid: string } | null> }
+  | { from: 'list' };
+
+interface ProjectRule {
+  /** Omitted: the route touches no project (user:info, profile:write). */
+  project?: ProjectSource;
+  /** The least role the acting person needs on that project; default viewer. */
+  role?: Role;
+}
+
+export type AccessPolicy =
+  /** No credential needed, none consulted (health, JWKS, OpenAPI, docs). */
+  | { access: 'public' }
+  /** People only: closed to API keys. `anonymous` lets callers without a credential in (login). */
+  | ({ access: 'people'; anonymous?: boolean } & ProjectRule)
+  /** People, and API keys holding one of `scopes`. */
+  | ({ access: 'scoped'; scopes: readonly Scope[] } & ProjectRule);
+
+/** The scopes that reach a route: what OpenAPI publishes as `x-scopes` (empty = closed to keys). */
+export function scopesOf(policy: AccessPolicy): readonly Scope[] {
+  return policy.access === 'scoped' ? policy.scopes : [];
+}
+
+// Shorthands used in route definitions.
+export const publicRoute = (): AccessPolicy => ({ access: 'public' });
+export const peopleOnly = (rule: ProjectRule & { anonymous?: boolean } = {}): AccessPolicy => ({ access: 'people', ...rule });
+export const scoped = (scopes: readonly Scope[], rule: ProjectRule = {}): AccessPolicy => ({ access: 'scoped', scopes, ...rule });
+
+export const fromPathProject: ProjectSource = { from: 'path-project' };
+export const fromPathCamera: ProjectSource = { from: 'path-camera' };
+export const fromQueryCamera: ProjectSource = { from: 'query-camera' };
+export const fromBodyProject: ProjectSource = { from: 'body-project' };
+export const listOfProjects: ProjectSource = { from: 'list' };
+export const fromRecord = (resolve: (req: FastifyRequest) => Promise<{ id: string; exid: string } | null>): ProjectSource => ({ from: 'record', resolve });

@@ -1,0 +1,64 @@
+// The scope map, derived from the routes' own declarations: what OpenAPI publishes as x-scopes, what
+// docs/access-model.md shows, and what tests hold against the seed. There is no second copy.
+import { policyOf, type RegisteredRoute } from './hook.js';
+import type { AccessPolicy } from './policy.js';
+
+export interface ScopeMapEntry {
+  method: string;
+  /** OpenAPI-style path: `/v2/cameras/{camera_exid}`. */
+  path: string;
+  /** public | people | scoped */
+  access: AccessPolicy['access'];
+  scopes: string[];
+  /** The least role on the touched project, when the route touches one. */
+  role: string | null;
+  /** Where the touched project comes from (path, camera, body, record, list) or null. */
+  project: string | null;
+}
+
+export const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+const PROJECT_SOURCE: Record<string, string> = {
+  'path-project': 'path {exid}',
+  'path-camera': 'camera of {camera_exid}',
+  'query-camera': 'camera of ?camera_exid',
+  'body-project': 'body project_exid',
+  record: 'the addressed record',
+  list: 'list (filtered)',
+};
+
+export function scopeMap(routes: readonly RegisteredRoute[]): ScopeMapEntry[] {
+  const seen = new Set<string>();
+  const out: ScopeMapEntry[] = [];
+  for (const r of routes) {
+    if (r.method === 'HEAD' || r.options.schema?.hide) continue;
+    const path = toOpenApiPath(r.url);
+    const id = `${r.method} ${path}`;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const p: AccessPolicy = policyOf(r) ?? { access: 'public' };
+    const source = p.access === 'public' ? undefined : p.project;
+    const role = p.access === 'public' ? undefined : p.role;
+    out.push({
+      method: r.method,
+      path,
+      access: p.access,
+      scopes: p.access === 'scoped' ? [...p.scopes] : [],
+      role: source && source.from !== 'list' ? (role ?? 'viewer') : null,
+      project: source ? PROJECT_SOURCE[source.from]! : null,
+    });
+  }
+  return out.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
+}
+
+/** The Markdown table of docs/access-model.md. */
+export function renderScopeTable(entries: readonly ScopeMapEntry[]): string {
+  const rows = entries
+    .filter((e) => e.path.startsWith('/v2') || e.path.startsWith('/.well-known') || e.path === '/health')
+    .map((e) => {
+      const who = e.access === 'public' ? 'anyone' : e.access === 'people' ? 'people only (closed to keys)' : 'people and keys';
+      const scopes = e.scopes.length ? e.scopes.map((s) => `\`${s}\``).join(', ') : '—';
+      return `| ${e.method} | \`${e.path}\` | ${who} | ${scopes} | ${e.project ?? '—'} | ${e.role ?? '—'} |`;
+    });
+  return ['| Method | Path | Who | Key scopes (any one) | Project checked | Least role |', '|---|---|---|---|---|---|', ...rows].join('\n');
+}

@@ -1,0 +1,46 @@
+// The key record of contract §5, and how its status is derived.
+import { Type, type Static } from 'typebox';
+import type { ApiKeysTable } from '../../lib/db/schema.js';
+
+export const KEY_STATUSES = ['valid', 'expired', 'revoked'] as const;
+export type KeyStatus = (typeof KEY_STATUSES)[number];
+
+export const ApiKeyRecord = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    hint: Type.String({ description: 'The first characters of the value, to recognise the key' }),
+    expires_at: Type.String({ format: 'date-time' }),
+    projects: Type.Array(Type.String(), { description: 'Exids of the projects the key may touch' }),
+    scopes: Type.Array(Type.String()),
+    status: Type.Union([Type.Literal('valid'), Type.Literal('expired'), Type.Literal('revoked')]),
+    last_used_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    created_at: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'ApiKeyRecord' },
+);
+export type ApiKeyRecord = Static<typeof ApiKeyRecord>;
+
+export const ApiKeyWithValue = Type.Intersect([
+  ApiKeyRecord,
+  Type.Object({ key: Type.String({ description: 'The key value. Shown this once; only its hash is stored.' }) }),
+]);
+
+export function statusOf(row: Pick<ApiKeysTable, 'revoked_at' | 'expires_at'>, now = Date.now()): KeyStatus {
+  if (row.revoked_at) return 'revoked';
+  return Date.parse(row.expires_at) <= now ? 'expired' : 'valid';
+}
+
+export function toApiKeyRecord(row: ApiKeysTable, projectExids: string[]): ApiKeyRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    hint: row.key_hint,
+    expires_at: row.expires_at,
+    projects: projectExids,
+    scopes: JSON.parse(row.scopes) as string[],
+    status: statusOf(row),
+    last_used_at: row.last_used_at,
+    created_at: row.created_at,
+  };
+}

@@ -1,0 +1,142 @@
+// API-key management (contract §5): a person creates keys for their own projects and scopes; the
+// value is shown once and only its hash is kept; expired and revoked keys cannot come back to life.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../lib/db/index.js';
+import { ApiError, validation } from '../../lib/errors.js';
+import { generateApiKey, hashApiKey, keyHint } from '../../lib/auth/api-key-format.js';
+import { isScope } from '../access/scopes.js';
+import type { KeyStore } from './key-store.js';
+import { statusOf, toApiKeyRecord, type ApiKeyRecord } from './api-key-record.js';
+import * as repo from './api-keys-repository.js';
+
+export interface KeyInput {
+  name?: string;
+  expires_at?: string;
+  projects?: string[];
+  scopes?: string[];
+}
+
+/** Keys live at most this long; a longer-lived credential should be a deliberate new key. */
+export const MAX_KEY_LIFETIME_DAYS = 3650;
+
+export class ApiKeysService {
+  constructor(
+    private readonly db: Db,
+    private readonly store: KeyStore,
+  ) {}
+
+  private checkExpiry(expiresAt: string, now: number): string {
+    const t = Date.parse(expiresAt);
+    if (Number.isNaN(t)) throw validation('expires_at', 'must be an ISO 8601 date-time');
+    if (t <= now) throw validation('expires_at', 'must be in the future');
+    if (t > now + MAX_KEY_LIFETIME_DAYS * 86_400_000) throw validation('expires_at', `must be within ${MAX_KEY_LIFETIME_DAYS} days`);
+    return new Date(t).toISOString();
+  }
+
+  private checkScopes(scopes: string[]): string[] {
+    const unknown = scopes.filter((s) => !isScope(s));
+    if (unknown.length) throw validation('scopes', `unknown scope ${unknown.join(', ')}; see GET /v2/api-keys/scopes`);
+    return [...new Set(scopes)];
+  }
+
+  private async checkProjects(userId: string, exids: string[]): Promise<string[]> {
+    const wanted = [...new Set(exids)];
+    const found = await repo.memberProjectIds(this.db, userId, wanted);
+    const missing = wanted.filter((e) => !found.has(e));
+    if (missing.length) throw validation('projects', `not a project of yours: ${missing.join(', ')}`);
+    return wanted.map((e) => found.get(e)!);
+  }
+
+  private async record(row: Parameters<typeof toApiKeyRecord>[0]): Promise<ApiKeyRecord> {
+    const exids = await repo.projectExidsOfKeys(this.db, [row.id]);
+    return toApiKeyRecord(row, exids.get(row.id) ?? []);
+  }
+
+  private async mustFind(userId: string, id: string) {
+    const row = await repo.findKeyRow(this.db, userId, id);
+    if (!row) throw new ApiError('NOT_FOUND', 'API key not found');
+    return row;
+  }
+
+  private static refuseDead(row: { revoked_at: string | null; expires_at: string }, action: string): void {
+    const status = statusOf(row);
+    if (status === 'revoked') throw new ApiError('API_KEY_REVOKED', `A revoked key cannot be ${action}; create a new key`);
+    if (status === 'expired') throw new ApiError('API_KEY_EXPIRED', `An expired key cannot be ${action}; create a new key`);
+  }
+
+  async create(userId: string, input: Required<KeyInput>): Promise<ApiKeyRecord & { key: string }> {
+    const now = Date.now();
+    const expiresAt = this.checkExpiry(input.expires_at, now);
+    const scopes = this.checkScopes(input.scopes);
+    const projectIds = await this.checkProjects(userId, input.projects);
+    const value = generateApiKey();
+    const ts = new Date(now).toISOString();
+    const row = {
+      id: randomUUID(),
+      user_id: userId,
+      name: input.name.trim(),
+      key_hash: hashApiKey(value),
+      key_hint: keyHint(value),
+      scopes: JSON.stringify(scopes),
+      expires_at: expiresAt,
+      revoked_at: null,
+      last_used_at: null,
+      created_at: ts,
+      updated_at: ts,
+    };
+    if (!row.name) throw validation('name', 'must not be blank');
+    await repo.insertKey(this.db, row, projectIds);
+    return { ...(await this.record(row)), key: value };
+  }
+
+  async list(userId: string): Promise<ApiKeyRecord[]> {
+    const rows = await repo.listKeyRows(this.db, userId);
+    const exids = await repo.projectExidsOfKeys(this.db, rows.map((r) => r.id));
+    return rows.map((r) => toApiKeyRecord(r, exids.get(r.id) ?? []));
+  }
+
+  async get(userId: string, id: string): Promise<ApiKeyRecord> {
+    return this.record(await this.mustFind(userId, id));
+  }
+
+  async edit(userId: string, id: string, input: KeyInput): Promise<ApiKeyRecord> {
+    const row = await this.mustFind(userId, id);
+    ApiKeysService.refuseDead(row, 'edited');
+    const set: Record<string, string> = { updated_at: new Date().toISOString() };
+    if (input.name !== undefined) {
+      if (!input.name.trim()) throw validation('name', 'must not be blank');
+      set.name = input.name.trim();
+    }
+    if (input.expires_at !== undefined) set.expires_at = this.checkExpiry(input.expires_at, Date.now());
+    if (input.scopes !== undefined) set.scopes = JSON.stringify(this.checkScopes(input.scopes));
+    const projectIds = input.projects !== undefined ? await this.checkProjects(userId, input.projects) : undefined;
+    await repo.updateKey(this.db, id, set, projectIds);
+    this.store.forgetKey(id);
+    return this.get(userId, id);
+  }
+
+  async regenerate(userId: string, id: string): Promise<ApiKeyRecord & { key: string }> {
+    const row = await this.mustFind(userId, id);
+    ApiKeysService.refuseDead(row, 'regenerated');
+    const value = generateApiKey();
+    await repo.updateKey(this.db, id, { key_hash: hashApiKey(value), key_hint: keyHint(value), updated_at: new Date().toISOString() });
+    this.store.forgetKey(id);
+    return { ...(await this.get(userId, id)), key: value };
+  }
+
+  async revoke(userId: string, id: string): Promise<ApiKeyRecord> {
+    const row = await this.mustFind(userId, id);
+    if (!row.revoked_at) {
+      const now = new Date().toISOString();
+      await repo.updateKey(this.db, id, { revoked_at: now, updated_at: now });
+    }
+    this.store.forgetKey(id);
+    return this.get(userId, id);
+  }
+
+  async remove(userId: string, id: string): Promise<void> {
+    await this.mustFind(userId, id);
+    await repo.deleteKeyRow(this.db, id);
+    this.store.forgetKey(id);
+  }
+}

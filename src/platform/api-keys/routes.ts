@@ -1,0 +1,97 @@
+// API-key management (contract §5). People only: every /v2/api-keys path is closed to API keys,
+// so a key can never create, edit or regenerate keys.
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ApiError } from '../../lib/errors.js';
+import { peopleOnly } from '../access/policy.js';
+import { SCOPE_CATALOGUE } from '../access/scopes.js';
+import { errorResponses } from '../http/schemas.js';
+import { ApiKeyRecord, ApiKeyWithValue } from './api-key-record.js';
+
+const KeyId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const Name = Type.String({ minLength: 1, maxLength: 100 });
+const ExpiresAt = Type.String({ format: 'date-time', description: 'ISO 8601, in the future' });
+const Projects = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 1000, description: 'Exids of projects you are a member of' });
+const Scopes = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100, description: 'Scope names from GET /v2/api-keys/scopes' });
+
+const CreateBody = Type.Object({ name: Name, expires_at: ExpiresAt, projects: Projects, scopes: Scopes }, { additionalProperties: false });
+const EditBody = Type.Object(
+  { name: Type.Optional(Name), expires_at: Type.Optional(ExpiresAt), projects: Type.Optional(Projects), scopes: Type.Optional(Scopes) },
+  { additionalProperties: false },
+);
+
+const ScopeEntry = Type.Object({ scope: Type.String(), group: Type.String(), description: Type.String(), opens_endpoints: Type.Boolean() });
+
+function personOf(req: { principal: { kind: string; userId?: string } }): string {
+  const p = req.principal;
+  if (p.kind !== 'user' || !p.userId) throw new ApiError('UNAUTHORIZED', 'Sign in first');
+  return p.userId;
+}
+
+export async function apiKeyRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const keys = app.platform.apiKeys;
+  const closed = { access: peopleOnly() };
+  const tags = ['api-keys'];
+
+  app.get(
+    '/v2/api-keys/scopes',
+    { config: closed, schema: { tags, operationId: 'listApiKeyScopes', summary: 'The scope catalogue the key editor offers', response: { 200: Type.Array(ScopeEntry), ...errorResponses() } } },
+    async () => SCOPE_CATALOGUE.map((s) => ({ ...s })),
+  );
+
+  app.post(
+    '/v2/api-keys',
+    {
+      config: closed,
+      schema: { tags, operationId: 'createApiKey', summary: 'Create a key; the value is shown this once', body: CreateBody, response: { 201: ApiKeyWithValue, ...errorResponses() } },
+    },
+    async (req, reply) => reply.code(201).send(await keys.create(personOf(req), req.body)),
+  );
+
+  app.get(
+    '/v2/api-keys',
+    { config: closed, schema: { tags, operationId: 'listApiKeys', summary: 'The caller’s keys', response: { 200: Type.Array(ApiKeyRecord), ...errorResponses() } } },
+    async (req) => keys.list(personOf(req)),
+  );
+
+  app.get(
+    '/v2/api-keys/:id',
+    { config: closed, schema: { tags, operationId: 'getApiKey', params: KeyId, response: { 200: ApiKeyRecord, ...errorResponses() } } },
+    async (req) => keys.get(personOf(req), req.params.id),
+  );
+
+  app.patch(
+    '/v2/api-keys/:id',
+    {
+      config: closed,
+      schema: { tags, operationId: 'editApiKey', summary: 'Edit a valid key (expired and revoked keys cannot be edited)', params: KeyId, body: EditBody, response: { 200: ApiKeyRecord, ...errorResponses(409) } },
+    },
+    async (req) => keys.edit(personOf(req), req.params.id, req.body),
+  );
+
+  app.post(
+    '/v2/api-keys/:id/regenerate',
+    {
+      config: closed,
+      schema: { tags, operationId: 'regenerateApiKey', summary: 'New value for a valid key; the old value stops working at once', params: KeyId, response: { 200: ApiKeyWithValue, ...errorResponses(409) } },
+    },
+    async (req) => keys.regenerate(personOf(req), req.params.id),
+  );
+
+  app.post(
+    '/v2/api-keys/:id/revoke',
+    { config: closed, schema: { tags, operationId: 'revokeApiKey', summary: 'Revoke a key for good', params: KeyId, response: { 200: ApiKeyRecord, ...errorResponses() } } },
+    async (req) => keys.revoke(personOf(req), req.params.id),
+  );
+
+  app.delete(
+    '/v2/api-keys/:id',
+    { config: closed, schema: { tags, operationId: 'deleteApiKey', params: KeyId, response: { 204: Type.Null(), ...errorResponses() } } },
+    async (req, reply) => {
+      await keys.remove(personOf(req), req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}

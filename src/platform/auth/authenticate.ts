@@ -1,0 +1,59 @@
+// Turns a request's credential headers into a Principal (contract §6, seed §5.2):
+// `Authorization: Bearer <JWT>` for people, `x-access-key: <key>` for API keys, nothing else.
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../../lib/errors.js';
+import { looksLikeApiKey } from '../../lib/auth/api-key-format.js';
+import { ANONYMOUS, type Principal } from '../access/principal.js';
+import type { KeyStore } from '../api-keys/key-store.js';
+import type { SessionStore } from './session-store.js';
+
+const BEARER = 'Bearer realm="overlook"';
+const APIKEY = 'ApiKey realm="overlook", header="x-access-key"';
+
+const unauthorized = (message: string, challenge: string) =>
+  new ApiError('UNAUTHORIZED', message, { headers: { 'www-authenticate': challenge } });
+
+const header = (req: FastifyRequest, name: string): string | undefined => {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(',') : v;
+};
+
+export async function authenticate(req: FastifyRequest, keys: KeyStore, sessions: SessionStore): Promise<Principal> {
+  const authorization = header(req, 'authorization');
+  const accessKey = header(req, 'x-access-key');
+
+  if (header(req, 'x-api-key') !== undefined) {
+    throw unauthorized('x-api-key is not accepted by the main API: send API keys in x-access-key, JWTs as Authorization: Bearer', `${BEARER}, ${APIKEY}`);
+  }
+  if (authorization !== undefined && accessKey !== undefined) {
+    throw unauthorized('Send one credential: either Authorization or x-access-key, not both', `${BEARER}, ${APIKEY}`);
+  }
+
+  if (accessKey !== undefined) {
+    const found = await keys.lookup(accessKey.trim());
+    if (!found.ok) {
+      const why = found.reason === 'malformed' || found.reason === 'unknown' ? 'is not a valid API key' : `is ${found.reason}`;
+      throw unauthorized(`The x-access-key value ${why}`, `${APIKEY}, error="invalid_key"`);
+    }
+    const { key } = found;
+    return { kind: 'key', userId: key.userId, keyId: key.id, scopes: key.scopes, projectIds: key.projectIds };
+  }
+
+  if (authorization !== undefined) {
+    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
+    if (!match) throw unauthorized('Authorization must be "Bearer <JWT>"', `${BEARER}, error="invalid_request"`);
+    const token = match[1]!;
+    if (looksLikeApiKey(token)) {
+      throw unauthorized('API keys are accepted only in the x-access-key header', `${APIKEY}, error="invalid_request"`);
+    }
+    const found = await sessions.lookup(token);
+    if (!found.ok) {
+      const why = found.reason === 'ended' ? 'belongs to a session that has ended' : found.reason === 'expired' ? 'has expired' : 'is not valid';
+      throw unauthorized(`The bearer token ${why}`, `${BEARER}, error="invalid_token"`);
+    }
+    const { session } = found;
+    return { kind: 'user', userId: session.userId, sessionId: session.id, isAdmin: session.isAdmin };
+  }
+
+  return ANONYMOUS;
+}

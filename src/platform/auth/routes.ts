@@ -1,0 +1,197 @@
+// Sign-in and sign-out (seed §4.1, closed to API keys), and the sign-in options a client can offer
+// (seed §4.2, user:info).
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ApiError } from '../../lib/errors.js';
+import { dummyHash, verifyPassword } from '../../lib/auth/passwords.js';
+import { peopleOnly, scoped } from '../access/policy.js';
+import { errorResponses } from '../http/schemas.js';
+import { findUserByEmail, findUserById, normaliseEmail, toUserRecord, UserRecord } from '../users/user-record.js';
+import { logActivity } from './activities.js';
+
+const LoginBody = Type.Object(
+  {
+    username: Type.String({ minLength: 1, maxLength: 254, description: 'The person’s e-mail address' }),
+    password: Type.String({ minLength: 1, maxLength: 256 }),
+  },
+  { additionalProperties: false },
+);
+
+const LoginResponse = Type.Intersect([UserRecord, Type.Object({ token: Type.String({ description: 'JWT for Authorization: Bearer' }) })]);
+
+const ProviderList = Type.Array(Type.Object({ provider: Type.String(), name: Type.String() }));
+
+export async function authRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { db, sessions, loginThrottle } = app.platform;
+
+  app.post(
+    '/v2/auth/login',
+    {
+      config: { access: peopleOnly({ anonymous: true }) },
+      schema: {
+        tags: ['auth'],
+        operationId: 'login',
+        summary: 'Sign in with e-mail and password; returns the user record and a JWT',
+        body: LoginBody,
+        response: { 200: LoginResponse, ...errorResponses() },
+      },
+    },
+    async (req) => {
+      const email = normaliseEmail(req.body.username);
+      const ip = req.ip;
+      const wait = await loginThrottle.retryAfter(email, ip);
+      if (wait > 0) {
+        throw new ApiError('TOO_MANY_REQUESTS', `Too many failed sign-ins; try again in ${wait} s`, { headers: { 'retry-after': String(wait) } });
+      }
+      const user = await findUserByEmail(db, email);
+      const ok = await verifyPassword(user?.password_hash ?? (await dummyHash()), req.body.password);
+      if (!user || !ok) {
+        await loginThrottle.failed(email, ip);
+        if (user) await logActivity(db, req, user.id, 'login_failed', null);
+        throw new ApiError('INVALID_CREDENTIALS', 'Wrong e-mail or password', { headers: { 'www-authenticate': 'Bearer realm="overlook"' } });
+      }
+      await loginThrottle.succeeded(email, ip);
+      const ua = req.headers['user-agent'];
+      const session = await sessions.create(user.id, { ip, userAgent: typeof ua === 'string' ? ua : undefined });
+      await logActivity(db, req, user.id, 'login', session.sessionId);
+      return { ...toUserRecord(user), token: session.token };
+    },
+  );
+
+  app.delete(
+    '/v2/auth/logout',
+    {
+      config: { access: peopleOnly() },
+      schema: { tags: ['auth'], operationId: 'logout', summary: 'End the caller’s session; its JWT is refused from now on', response: { 204: Type.Null(), ...errorResponses() } },
+    },
+    async (req, reply) => {
+      const p = req.principal;
+      if (p.kind !== 'user') throw new ApiError('UNAUTHORIZED', 'Sign in first');
+      await sessions.revoke(p.sessionId, p.userId);
+      await logActivity(db, req, p.userId, 'logout', p.sessionId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/v2/auth/users/me',
+    {
+      config: { access: peopleOnly() },
+      schema: { tags: ['auth'], operationId: 'getMe', summary: 'The signed-in person’s user record', response: { 200: UserRecord, ...errorResponses() } },
+    },
+    async (req) => {
+      const p = req.principal;
+      const user = p.kind === 'user' ? await findUserById(db, p.userId) : undefined;
+      if (!user) throw new ApiError('UNAUTHORIZED', 'Sign in first');
+      return toUserRecord(user);
+    },
+  );
+
+  app.get(
+    '/v2/auth/credentials',
+    {
+      config: { access: peopleOnly() },
+      schema: {
+        tags: ['auth'],
+        operationId: 'getCredentials',
+        summary: 'What the caller is signed in with: the session behind the JWT',
+        response: {
+          200: Type.Object({
+            type: Type.Literal('jwt'),
+            user_id: Type.String(),
+            session_id: Type.String(),
+            created_at: Type.String(),
+            expires_at: Type.String(),
+          }),
+          ...errorResponses(),
+        },
+      },
+    },
+    async (req) => {
+      const p = req.principal;
+      if (p.kind !== 'user') throw new ApiError('UNAUTHORIZED', 'Sign in first');
+      const s = await db.kysely.selectFrom('sessions').select(['created_at', 'expires_at']).where('id', '=', p.sessionId).executeTakeFirstOrThrow();
+      return { type: 'jwt' as const, user_id: p.userId, session_id: p.sessionId, created_at: s.created_at, expires_at: s.expires_at };
+    },
+  );
+
+  // Sign-in options. External identity providers arrive with the administration work (issue 7);
+  // until one is configured these lists are truthfully empty.
+  const configuredProviders: { provider: string; name: string }[] = [];
+
+  app.get(
+    '/v2/auth/options',
+    {
+      config: { access: scoped(['user:info']) },
+      schema: {
+        tags: ['auth'],
+        operationId: 'getAuthOptions',
+        summary: 'How people can sign in',
+        response: { 200: Type.Object({ password: Type.Boolean(), providers: ProviderList }), ...errorResponses() },
+      },
+    },
+    async () => ({ password: true, providers: configuredProviders }),
+  );
+
+  app.get(
+    '/v2/auth/signup_options',
+    {
+      config: { access: scoped(['user:info']) },
+      schema: {
+        tags: ['auth'],
+        operationId: 'getSignupOptions',
+        summary: 'Whether and how new people can sign up',
+        response: { 200: Type.Object({ signup_enabled: Type.Boolean(), providers: ProviderList }), ...errorResponses() },
+      },
+    },
+    async () => ({ signup_enabled: app.platform.config.signupEnabled, providers: configuredProviders }),
+  );
+
+  app.get(
+    '/v2/auth/provider/:provider',
+    {
+      config: { access: scoped(['user:info']) },
+      schema: {
+        tags: ['auth'],
+        operationId: 'getAuthProvider',
+        summary: 'A configured sign-in provider',
+        params: Type.Object({ provider: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: { 200: Type.Object({ provider: Type.String(), name: Type.String() }), ...errorResponses() },
+      },
+    },
+    async (req) => {
+      const found = configuredProviders.find((p) => p.provider === req.params.provider);
+      if (!found) throw new ApiError('NOT_FOUND', `No sign-in provider named ${req.params.provider} is configured`);
+      return found;
+    },
+  );
+
+  app.get(
+    '/v2/oauth2-tokens/providers',
+    {
+      config: { access: scoped(['user:info']) },
+      schema: {
+        tags: ['auth'],
+        operationId: 'listConnectedProviders',
+        summary: 'Third-party providers the caller has connected',
+        response: {
+          200: Type.Array(Type.Object({ provider: Type.String(), scopes: Type.Array(Type.String()), connected_at: Type.String(), expires_at: Type.Union([Type.String(), Type.Null()]) })),
+          ...errorResponses(),
+        },
+      },
+    },
+    async (req) => {
+      const p = req.principal;
+      if (p.kind === 'anonymous') return [];
+      const rows = await db.kysely
+        .selectFrom('oauth_provider_tokens')
+        .select(['provider', 'scopes', 'created_at', 'expires_at'])
+        .where('user_id', '=', p.userId)
+        .orderBy('provider')
+        .execute();
+      return rows.map((r) => ({ provider: r.provider, scopes: JSON.parse(r.scopes) as string[], connected_at: r.created_at, expires_at: r.expires_at }));
+    },
+  );
+}

@@ -1,0 +1,179 @@
+// Cameras: created by a project's admins, seen by its members, checked for real through their connection.
+// Camera rows are cached by exid (the hottest read of the API); every write here drops the entry.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../lib/db/index.js';
+import { ApiError, validation } from '../../lib/errors.js';
+import type { AccessDirectory } from '../access/directory.js';
+import type { Role } from '../access/policy.js';
+import { isTimeZone, makeExid } from '../projects/project-record.js';
+import type { ConnectionDetails, HealthResult } from './camera-connection.js';
+import { toCameraRecord, type CameraRecord, type CameraRow } from './camera-record.js';
+import type { CameraConnections } from './connections.js';
+import { listReadings, recordReading, voltageSummary, type ReadingFilter } from './battery-readings.js';
+import { DEFAULT_SIM_STATE } from './simulated-camera.js';
+import * as repo from './cameras-repository.js';
+
+export interface NewCamera {
+  name: string;
+  project: { id: string; exid: string };
+  simulated?: boolean;
+  timezone?: string;
+  location?: { lat: number; lng: number };
+  is_public?: boolean;
+  connection?: ConnectionDetails;
+}
+
+const HEALTH_TTL_MS = 5000;
+
+function checkUrl(value: string | undefined, field: string, protocols: string[]): string | undefined {
+  if (value === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw validation(field, 'must be a URL');
+  }
+  if (!protocols.includes(url.protocol)) throw validation(field, `must use ${protocols.join(' or ')}`);
+  if (url.username || url.password) throw validation(field, 'must not carry credentials; use username and password');
+  return url.toString();
+}
+
+export class CamerasService {
+  private readonly rows = new Map<string, CameraRow>();
+  private readonly records = new Map<string, CameraRecord>();
+  private readonly health = new Map<string, HealthResult>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly directory: AccessDirectory,
+    private readonly connections: CameraConnections,
+  ) {}
+
+  async create(authorId: string, input: NewCamera): Promise<CameraRecord> {
+    const name = input.name.trim();
+    if (!name) throw validation('name', 'must not be blank');
+    const project = await this.db.kysely.selectFrom('projects').select(['timezone']).where('id', '=', input.project.id).executeTakeFirstOrThrow();
+    const timezone = input.timezone ?? project.timezone;
+    if (!isTimeZone(timezone)) throw validation('timezone', `unknown time zone ${timezone}`);
+    let connection: ConnectionDetails = {};
+    if (!input.simulated) {
+      const c = input.connection ?? {};
+      connection = {
+        snapshot_url: checkUrl(c.snapshot_url, 'snapshot_url', ['http:', 'https:']),
+        rtsp_url: checkUrl(c.rtsp_url, 'rtsp_url', ['rtsp:', 'rtsps:']),
+        onvif_url: checkUrl(c.onvif_url, 'onvif_url', ['http:', 'https:']),
+        username: c.username,
+        password: c.password,
+      };
+      if (!connection.snapshot_url && !connection.rtsp_url) throw validation('snapshot_url', 'a real camera needs a snapshot_url or an rtsp_url (or send "simulated": true)');
+    }
+    let exid = makeExid(name);
+    for (let i = 0; i < 5 && (await repo.exidTaken(this.db, exid)); i++) exid = makeExid(name);
+    const now = new Date().toISOString();
+    await repo.insertCamera(this.db, {
+      id: randomUUID(),
+      exid,
+      project_id: input.project.id,
+      name,
+      kind: input.simulated ? 'simulated' : 'ip',
+      status: 'waiting',
+      timezone,
+      lat: input.location?.lat ?? null,
+      lng: input.location?.lng ?? null,
+      is_public: input.is_public ? 1 : 0,
+      connection: JSON.stringify(connection),
+      sim_state: JSON.stringify(input.simulated ? DEFAULT_SIM_STATE : {}),
+      last_online_at: null,
+      last_checked_at: null,
+      created_at: now,
+      updated_at: now,
+    });
+    void authorId;
+    return this.get(exid);
+  }
+
+  /** The camera row, from the cache when present. */
+  async row(exid: string): Promise<CameraRow> {
+    let row = this.rows.get(exid);
+    if (!row) {
+      row = await repo.cameraByExid(this.db, exid);
+      if (!row) throw new ApiError('NOT_FOUND', 'Camera not found');
+      if (this.rows.size >= 20_000) {
+        this.rows.clear();
+        this.records.clear();
+      }
+      this.rows.set(exid, row);
+    }
+    return row;
+  }
+
+  async get(exid: string): Promise<CameraRecord> {
+    let record = this.records.get(exid);
+    if (!record) {
+      record = toCameraRecord(await this.row(exid));
+      this.records.set(exid, record);
+    }
+    return record;
+  }
+
+  async list(visible: ReadonlyMap<string, Role>, onlyProject?: string): Promise<CameraRecord[]> {
+    const ids = onlyProject ? (visible.has(onlyProject) ? [onlyProject] : []) : [...visible.keys()];
+    return (await repo.camerasOfProjects(this.db, ids)).map(toCameraRecord);
+  }
+
+  /** A real check through the camera's connection, at most every few seconds per camera. */
+  async checkHealth(exid: string): Promise<HealthResult> {
+    const cached = this.health.get(exid);
+    if (cached && Date.now() - Date.parse(cached.checked_at) < HEALTH_TTL_MS) return cached;
+    const row = await this.row(exid);
+    const result = await this.connections.connect(row).check();
+    const set: { status: string; last_checked_at: string; updated_at: string; last_online_at?: string } = {
+      status: result.status,
+      last_checked_at: result.checked_at,
+      updated_at: result.checked_at,
+    };
+    if (result.status === 'online') set.last_online_at = result.checked_at;
+    await repo.updateCamera(this.db, row.id, set);
+    if (result.battery) await recordReading(this.db, row.id, new Date(result.checked_at), result.battery.voltage, result.battery.percentage);
+    this.forget(exid);
+    this.health.set(exid, result);
+    return result;
+  }
+
+  async lastPublicNote(exid: string) {
+    const row = await this.row(exid);
+    const note = await repo.lastPublicNote(this.db, row.id);
+    if (!note) throw new ApiError('NOT_FOUND', 'This camera has no public note');
+    return note;
+  }
+
+  async addNote(exid: string, authorId: string, input: { content: string; is_public?: boolean }) {
+    const row = await this.row(exid);
+    const content = input.content.trim();
+    if (!content) throw validation('content', 'must not be blank');
+    const note = { id: randomUUID(), camera_id: row.id, author_id: authorId, content, is_public: input.is_public ? 1 : 0, created_at: new Date().toISOString() };
+    await repo.insertNote(this.db, note);
+    return { id: note.id, content, is_public: !!input.is_public, created_at: note.created_at };
+  }
+
+  async projectReadings(projectId: string, f: ReadingFilter) {
+    const cams = await this.db.kysely.selectFrom('cameras').select('id').where('project_id', '=', projectId).execute();
+    return listReadings(this.db, cams.map((c) => c.id), f);
+  }
+
+  async cameraReadings(exid: string, f: ReadingFilter) {
+    return listReadings(this.db, [(await this.row(exid)).id], f);
+  }
+
+  async voltageSummary(exid: string, range: { from?: string; to?: string }) {
+    return voltageSummary(this.db, (await this.row(exid)).id, range);
+  }
+
+  /** Drops cached facts about a camera after any change to it. */
+  forget(exid: string): void {
+    this.rows.delete(exid);
+    this.records.delete(exid);
+    this.health.delete(exid);
+    this.directory.forgetCamera(exid);
+  }
+}

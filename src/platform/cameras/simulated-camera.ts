@@ -1,0 +1,67 @@
+// The built-in simulated camera: renders a real JPEG (sharp, from SVG) with the time and its PTZ
+// position drawn on it, and reports a battery that charges by day like a solar-powered site camera.
+import sharp from 'sharp';
+import type { CameraConnection, HealthResult, Snapshot } from './camera-connection.js';
+
+export interface SimState {
+  pan: number;
+  tilt: number;
+  zoom: number;
+  presets: { token: string; name: string; pan: number; tilt: number; zoom: number }[];
+}
+
+export const DEFAULT_SIM_STATE: SimState = { pan: 0, tilt: 0, zoom: 1, presets: [] };
+
+const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** Battery voltage of a 12 V solar system: charging through the day, resting at night. */
+export function solarBattery(at: Date, timeZone: string): { voltage: number; percentage: number } {
+  const hour = Number(new Intl.DateTimeFormat('en-GB', { hour: 'numeric', hourCycle: 'h23', timeZone }).format(at)) + at.getUTCMinutes() / 60;
+  const sun = Math.max(0, Math.sin((Math.PI * (hour - 6)) / 12));
+  const voltage = Number((12.2 + 1.6 * sun).toFixed(2));
+  const percentage = Number(Math.min(100, Math.max(0, ((voltage - 11.8) / (13.8 - 11.8)) * 100)).toFixed(1));
+  return { voltage, percentage };
+}
+
+export class SimulatedCamera implements CameraConnection {
+  constructor(
+    private readonly name: string,
+    private readonly timeZone: string,
+    private readonly state: SimState,
+    private readonly size = { width: 640, height: 360 },
+  ) {}
+
+  async snapshot(): Promise<Snapshot> {
+    const takenAt = new Date();
+    const { width, height } = this.size;
+    const time = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: this.timeZone }).format(takenAt);
+    const { pan, tilt, zoom } = this.state;
+    // A horizon that moves with pan and tilt, so a PTZ move shows in the picture.
+    const horizon = Math.round(height * (0.55 - tilt / 200));
+    const offset = Math.round((pan / 180) * width) % width;
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
+  <rect width="100%" height="100%" fill="#87a9c8"/>
+  <rect y="${horizon}" width="100%" height="${height - horizon}" fill="#6b5b45"/>
+  <rect x="${(width / 3 - offset + width) % width}" y="${horizon - 90}" width="60" height="90" fill="#c9a227"/>
+  <rect x="${((2 * width) / 3 - offset + width) % width}" y="${horizon - 140}" width="20" height="140" fill="#444"/>
+  <rect x="0" y="0" width="100%" height="44" fill="rgba(0,0,0,0.55)"/>
+  <text x="12" y="29" font-family="sans-serif" font-size="20" fill="#fff">${escapeXml(this.name)} · ${escapeXml(time)}</text>
+  <text x="12" y="${height - 14}" font-family="monospace" font-size="16" fill="#fff">PTZ pan ${pan.toFixed(1)} tilt ${tilt.toFixed(1)} zoom ${zoom.toFixed(1)}x</text>
+</svg>`;
+    const jpeg = await sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
+    return { jpeg, takenAt };
+  }
+
+  async check(): Promise<HealthResult> {
+    const started = performance.now();
+    const shot = await this.snapshot();
+    const ok = shot.jpeg[0] === 0xff && shot.jpeg[1] === 0xd8;
+    return {
+      status: ok ? 'online' : 'offline',
+      checked_at: shot.takenAt.toISOString(),
+      latency_ms: Math.round(performance.now() - started),
+      reason: ok ? null : 'the simulated camera produced no JPEG',
+      battery: solarBattery(shot.takenAt, this.timeZone),
+    };
+  }
+}

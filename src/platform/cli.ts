@@ -1,0 +1,81 @@
+// Platform commands: serve, up, migrate, users create (contract §1).
+import type { Command } from 'commander';
+import { platformConfig } from '../lib/config.js';
+import { openDb, platformDbOptions } from '../lib/db/index.js';
+import { migrateToLatest } from '../lib/db/migrate.js';
+import { ApiError } from '../lib/errors.js';
+import { closeOnSignals, startPlatform } from './server.js';
+import { createUser } from './users/create-user.js';
+import { seedDemoData } from './demo/seed.js';
+
+const serveOptions = (cmd: Command) =>
+  cmd
+    .option('--host <host>', 'address to listen on (default 127.0.0.1, or OVERLOOK_HOST)')
+    .option('--port <port>', 'port to listen on')
+    .option('--data-dir <dir>', 'data directory (default ./data, or OVERLOOK_DATA_DIR)');
+
+export function registerPlatformCommands(program: Command): void {
+  serveOptions(program.command('serve').description('Run the main API (/v2), OAuth server and key-management page')).action(async (opts) => {
+    const running = await startPlatform(opts);
+    process.stdout.write(`overlook: main API listening on ${running.url}\n`);
+    closeOnSignals(running.close);
+  });
+
+  serveOptions(program.command('up').description('Run the platform services with demo data on first start')).action(async (opts) => {
+    const running = await startPlatform(opts);
+    const demo = await seedDemoData(running.app.platform);
+    if (demo) {
+      process.stdout.write(
+        `overlook: demo data created\n  sign in as ${demo.email} / ${demo.password}\n  projects: ${demo.projects.join(', ')}\n  cameras: ${demo.cameras.join(', ')}\n`,
+      );
+    } else {
+      process.stdout.write('overlook: demo data already present (created on first start)\n');
+    }
+    process.stdout.write(`overlook: main API  ${running.url}  (API reference ${running.url}/docs)\n`);
+    closeOnSignals(running.close);
+  });
+
+  program
+    .command('migrate')
+    .description('Apply database migrations')
+    .option('--data-dir <dir>', 'data directory (default ./data)')
+    .action(async (opts) => {
+      const config = platformConfig(opts);
+      const db = openDb(platformDbOptions(config));
+      try {
+        const applied = await migrateToLatest(db);
+        process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+      } finally {
+        await db.close();
+      }
+    });
+
+  const users = program.command('users').description('Manage people of the platform');
+  users
+    .command('create')
+    .description('Create a person; prints the user as JSON')
+    .requiredOption('--email <email>')
+    .requiredOption('--password <password>')
+    .option('--first-name <name>')
+    .option('--last-name <name>')
+    .option('--admin', 'make the person a platform administrator', false)
+    .option('--data-dir <dir>', 'data directory (default ./data)')
+    .action(async (opts) => {
+      const config = platformConfig(opts);
+      const db = openDb(platformDbOptions(config));
+      try {
+        await migrateToLatest(db);
+        const user = await createUser(db, { email: opts.email, password: opts.password, firstname: opts.firstName, lastname: opts.lastName, isAdmin: opts.admin });
+        process.stdout.write(`${JSON.stringify(user)}\n`);
+      } catch (err) {
+        if (err instanceof ApiError) {
+          process.stderr.write(`overlook: ${err.message}\n`);
+          process.exitCode = err.code === 'CONFLICT' ? 3 : 2;
+          return;
+        }
+        throw err;
+      } finally {
+        await db.close();
+      }
+    });
+}

@@ -1,0 +1,70 @@
+// Project members (contract §4): four endpoints under project:settings.
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { fromPathProject, scoped } from '../access/policy.js';
+import { errorResponses } from '../http/schemas.js';
+import { actingUserId, allowedProject } from '../http/principal-helpers.js';
+
+const Params = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });
+const MemberParams = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }), user_id: Type.String({ minLength: 1, maxLength: 64 }) });
+const Role = Type.String({ minLength: 1, maxLength: 20, description: 'viewer, editor or admin' });
+const Member = Type.Object({ user_id: Type.String(), email: Type.String(), firstname: Type.String(), lastname: Type.String(), role: Type.String(), created_at: Type.String() });
+
+export async function memberRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { members } = app.platform;
+  const tags = ['members'];
+  const settings = (role: 'viewer' | 'admin') => ({ access: scoped(['project:settings'], { project: fromPathProject, role }) });
+  const actor = (req: Parameters<typeof allowedProject>[0]) => {
+    const { project, role } = allowedProject(req);
+    return { project, actor: { userId: actingUserId(req), role } };
+  };
+
+  app.get(
+    '/v2/projects/:exid/members',
+    { config: settings('viewer'), schema: { tags, operationId: 'listMembers', params: Params, response: { 200: Type.Array(Member), ...errorResponses() } } },
+    async (req) => members.list(allowedProject(req).project.id),
+  );
+
+  app.post(
+    '/v2/projects/:exid/members',
+    {
+      config: settings('admin'),
+      schema: {
+        tags,
+        operationId: 'addMember',
+        summary: 'Add a person (by e-mail) with a role; they are notified',
+        params: Params,
+        body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), role: Role }, { additionalProperties: false }),
+        response: { 201: Member, ...errorResponses(409) },
+      },
+    },
+    async (req, reply) => {
+      const { project, actor: a } = actor(req);
+      return reply.code(201).send(await members.add(a, project, req.body));
+    },
+  );
+
+  app.patch(
+    '/v2/projects/:exid/members/:user_id',
+    {
+      config: settings('admin'),
+      schema: { tags, operationId: 'changeMemberRole', params: MemberParams, body: Type.Object({ role: Role }, { additionalProperties: false }), response: { 200: Member, ...errorResponses() } },
+    },
+    async (req) => {
+      const { project, actor: a } = actor(req);
+      return members.change(a, project, req.params.user_id, req.body.role);
+    },
+  );
+
+  app.delete(
+    '/v2/projects/:exid/members/:user_id',
+    { config: settings('admin'), schema: { tags, operationId: 'removeMember', params: MemberParams, response: { 204: Type.Null(), ...errorResponses() } } },
+    async (req, reply) => {
+      const { project, actor: a } = actor(req);
+      await members.remove(a, project, req.params.user_id);
+      return reply.code(204).send(null);
+    },
+  );
+}

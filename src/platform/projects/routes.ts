@@ -1,0 +1,98 @@
+// Projects (seed §4.4, projects:read).
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
+import { fromPathProject, listOfProjects, scoped } from '../access/policy.js';
+import { errorResponses } from '../http/schemas.js';
+import { actingUserId, allowedProject } from '../http/principal-helpers.js';
+import { ProjectRecord } from './project-record.js';
+
+const ExidParams = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });
+const CreateBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'IANA time zone, default UTC' })),
+    status: Type.Optional(Type.Union([Type.Literal('To Start'), Type.Literal('In Progress'), Type.Literal('Completed')])),
+  },
+  { additionalProperties: false },
+);
+const Reading = Type.Object({ camera_exid: Type.String(), voltage: Type.Number(), percentage: Type.Union([Type.Number(), Type.Null()]), recorded_at: Type.String() });
+export const ReadingsQuery = Type.Object({ from: Type.Optional(Type.String({ maxLength: 40 })), to: Type.Optional(Type.String({ maxLength: 40 })), ...PageQuery });
+export const ReadingsPage = Type.Object({ meta: PageMeta, data: Type.Array(Reading) });
+
+export async function projectRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { projects, directory, cameras } = app.platform;
+  const tags = ['projects'];
+  const read = (role: 'viewer' = 'viewer') => scoped(['projects:read'], { project: fromPathProject, role });
+
+  app.get(
+    '/v2/projects',
+    {
+      config: { access: scoped(['projects:read'], { project: listOfProjects }) },
+      schema: { tags, operationId: 'listProjects', summary: 'The caller’s projects (a key sees only its own)', response: { 200: Type.Array(ProjectRecord), ...errorResponses() } },
+    },
+    async (req) => projects.list(await directory.visibleProjects(req.principal)),
+  );
+
+  app.post(
+    '/v2/projects',
+    {
+      // Seed §4.4 lists creation under projects:read. The key's owner becomes the owner; the key's own
+      // project list is not extended, so the key reaches the new project only once its owner adds it.
+      config: { access: scoped(['projects:read']) },
+      schema: { tags, operationId: 'createProject', summary: 'Create a project; the caller becomes its owner', body: CreateBody, response: { 201: ProjectRecord, ...errorResponses() } },
+    },
+    async (req, reply) => reply.code(201).send(await projects.create(actingUserId(req), req.body)),
+  );
+
+  app.get(
+    '/v2/projects/:exid',
+    { config: { access: read() }, schema: { tags, operationId: 'getProject', params: ExidParams, response: { 200: ProjectRecord, ...errorResponses() } } },
+    async (req) => {
+      const { project, role } = allowedProject(req);
+      return projects.get(project.id, role);
+    },
+  );
+
+  app.get(
+    '/v2/projects/:exid/contacts',
+    {
+      config: { access: read() },
+      schema: {
+        tags,
+        operationId: 'listProjectContacts',
+        summary: 'The people of the project',
+        params: ExidParams,
+        response: { 200: Type.Array(Type.Object({ user_id: Type.String(), email: Type.String(), firstname: Type.String(), lastname: Type.String(), role: Type.String() })), ...errorResponses() },
+      },
+    },
+    async (req) => projects.contacts(allowedProject(req).project.id),
+  );
+
+  app.get(
+    '/v2/projects/:exid/camera_refs',
+    {
+      config: { access: read() },
+      schema: {
+        tags,
+        operationId: 'listProjectCameraRefs',
+        summary: 'Lightweight references to the project’s cameras',
+        params: ExidParams,
+        response: { 200: Type.Array(Type.Object({ exid: Type.String(), name: Type.String(), status: Type.String() })), ...errorResponses() },
+      },
+    },
+    async (req) => projects.cameraRefs(allowedProject(req).project.id),
+  );
+
+  app.get(
+    '/v2/projects/:exid/battery-readings',
+    {
+      config: { access: read() },
+      schema: { tags, operationId: 'listProjectBatteryReadings', summary: 'Battery readings of the project’s cameras, newest first', params: ExidParams, querystring: ReadingsQuery, response: { 200: ReadingsPage, ...errorResponses() } },
+    },
+    async (req) =>
+      cameras.projectReadings(allowedProject(req).project.id, { from: req.query.from, to: req.query.to, page: req.query.page ?? 1, pageSize: req.query.page_size ?? 50 }),
+  );
+}

@@ -1,0 +1,46 @@
+// Creating a person: used by `overlook users create`, the demo data and tests.
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../../lib/db/index.js';
+import { ApiError } from '../../lib/errors.js';
+import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../lib/auth/passwords.js';
+import { findUserByEmail, normaliseEmail, toUserRecord, type UserRecord } from './user-record.js';
+
+export interface NewUser {
+  email: string;
+  password: string;
+  firstname?: string;
+  lastname?: string;
+  isAdmin?: boolean;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export const DEFAULT_FEATURES = ['live_view', 'recordings', 'ptz', 'api_keys'];
+
+export function checkPassword(password: string, field = 'password'): void {
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+    throw new ApiError('VALIDATION_ERROR', `${field}: must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`, {
+      details: [{ field, message: 'bad length' }],
+    });
+  }
+}
+
+export async function createUser(db: Db, input: NewUser): Promise<UserRecord> {
+  const email = normaliseEmail(input.email);
+  if (!EMAIL.test(email) || email.length > 254) throw new ApiError('VALIDATION_ERROR', 'email: is not an e-mail address', { details: [{ field: 'email', message: 'invalid' }] });
+  checkPassword(input.password);
+  if (await findUserByEmail(db, email)) throw new ApiError('CONFLICT', `A user with e-mail ${email} already exists`);
+  const now = new Date().toISOString();
+  const row = {
+    id: randomUUID(),
+    email,
+    password_hash: await hashPassword(input.password),
+    firstname: input.firstname ?? '',
+    lastname: input.lastname ?? '',
+    is_admin: input.isAdmin ? 1 : 0,
+    features: JSON.stringify(input.isAdmin ? [...DEFAULT_FEATURES, 'admin'] : DEFAULT_FEATURES),
+    created_at: now,
+    updated_at: now,
+  };
+  await db.kysely.insertInto('users').values(row).execute();
+  return toUserRecord(row);
+}

@@ -1,0 +1,127 @@
+// People (seed §4.2 user:info, §4.3 profile:write). None touches a project; a key acts as its owner.
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { ApiError } from '../../lib/errors.js';
+import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
+import { scoped } from '../access/policy.js';
+import { logActivity } from '../auth/activities.js';
+import { errorResponses, Nullable, StringEnum } from '../http/schemas.js';
+import { actingUserId } from '../http/principal-helpers.js';
+import { UserRecord } from './user-record.js';
+import { UsersService } from './users-service.js';
+
+const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const ProjectRole = Type.Object({ project_exid: Type.String(), project_name: Type.String(), role: Type.String() });
+const Session = Type.Object({
+  id: Type.String(),
+  created_at: Type.String(),
+  last_seen_at: Type.String(),
+  expires_at: Type.String(),
+  ip: Nullable(Type.String()),
+  user_agent: Nullable(Type.String()),
+  current: Type.Boolean(),
+});
+const Activity = Type.Object({ id: Type.String(), session_id: Nullable(Type.String()), action: Type.String(), ip: Nullable(Type.String()), user_agent: Nullable(Type.String()), created_at: Type.String() });
+const UpdateBody = Type.Object(
+  {
+    firstname: Type.Optional(Type.String({ maxLength: 100 })),
+    lastname: Type.Optional(Type.String({ maxLength: 100 })),
+    password: Type.Optional(Type.String({ minLength: 1, maxLength: 256, description: 'New password; needs current_password; not with an API key' })),
+    current_password: Type.Optional(Type.String({ minLength: 1, maxLength: 256 })),
+  },
+  { additionalProperties: false },
+);
+
+export async function userRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { db, directory, sessions } = app.platform;
+  const users = new UsersService(db, directory, sessions);
+  const tags = ['users'];
+  const info = { access: scoped(['user:info']) };
+  const write = { access: scoped(['profile:write']) };
+
+  app.get(
+    '/v2/users/:id',
+    { config: info, schema: { tags, operationId: 'getUser', summary: 'A person’s record (your own; admins any)', params: Id, response: { 200: UserRecord, ...errorResponses() } } },
+    async (req) => users.get(req.principal, req.params.id),
+  );
+
+  app.get(
+    '/v2/users/:email/features',
+    {
+      config: info,
+      schema: {
+        tags,
+        operationId: 'getUserFeatures',
+        params: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }) }),
+        response: { 200: Type.Object({ email: Type.String(), features: Type.Array(Type.String()) }), ...errorResponses() },
+      },
+    },
+    async (req) => users.features(req.principal, req.params.email),
+  );
+
+  app.get(
+    '/v2/users/permissions',
+    {
+      config: info,
+      schema: {
+        tags,
+        operationId: 'getUserPermissions',
+        summary: 'What the caller may do on each project (a key: its owner’s rights on the key’s projects)',
+        response: {
+          200: Type.Object({ via: StringEnum(['session', 'api_key']), projects: Type.Array(Type.Object({ ...ProjectRole.properties, actions: Type.Array(Type.String()) })) }),
+          ...errorResponses(),
+        },
+      },
+    },
+    async (req) => users.permissions(req.principal),
+  );
+
+  app.get(
+    '/v2/users/roles',
+    {
+      config: info,
+      schema: { tags, operationId: 'getUserRoles', response: { 200: Type.Object({ platform_role: StringEnum(['admin', 'user']), projects: Type.Array(ProjectRole) }), ...errorResponses() } },
+    },
+    async (req) => users.roles(req.principal),
+  );
+
+  app.get(
+    '/v2/users/active-sessions',
+    { config: info, schema: { tags, operationId: 'listActiveSessions', summary: 'The caller’s live sessions; `current` marks this one', response: { 200: Type.Array(Session), ...errorResponses() } } },
+    async (req) => users.activeSessions(req.principal),
+  );
+
+  app.get(
+    '/v2/users/session/activities',
+    {
+      config: info,
+      schema: {
+        tags,
+        operationId: 'listSessionActivities',
+        summary: 'Sign-ins, failed sign-ins, sign-outs and revocations, newest first',
+        querystring: Type.Object({ action: Type.Optional(StringEnum(['login', 'login_failed', 'logout', 'session_revoked'])), ...PageQuery }),
+        response: { 200: Type.Object({ meta: PageMeta, data: Type.Array(Activity) }), ...errorResponses() },
+      },
+    },
+    async (req) => users.activities(req.principal, { action: req.query.action, page: req.query.page ?? 1, pageSize: req.query.page_size ?? 50 }),
+  );
+
+  app.patch(
+    '/v2/users/:id',
+    { config: write, schema: { tags, operationId: 'updateUser', summary: 'Update your own profile', params: Id, body: UpdateBody, response: { 200: UserRecord, ...errorResponses() } } },
+    async (req) => users.update(req.principal, req.params.id, req.body),
+  );
+
+  app.delete(
+    '/v2/users/active-sessions/:id',
+    { config: write, schema: { tags, operationId: 'revokeSession', summary: 'End one of your sessions; its JWT is refused from the next request', params: Id, response: { 204: Type.Null(), ...errorResponses() } } },
+    async (req, reply) => {
+      const userId = actingUserId(req);
+      if (!(await sessions.revoke(req.params.id, userId))) throw new ApiError('NOT_FOUND', 'Session not found');
+      await logActivity(db, req, userId, 'session_revoked', req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+}
