@@ -1,0 +1,98 @@
+// The `overlook` command as outside programs use it (contract §1): real processes, real HTTP.
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const CLI = ['--import', 'tsx', join(ROOT, 'src', 'cli.ts')];
+const dirs: string[] = [];
+const tempDir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'overlook-cli-'));
+  dirs.push(d);
+  return d;
+};
+afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+
+const overlook = (args: string[], env: Record<string, string> = {}) =>
+  spawnSync(process.execPath, [...CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, DATABASE_URL: '', ...env }, timeout: 60_000 });
+
+function serve(args: string[]): Promise<{ url: string; stop: () => Promise<number | null>; output: () => string }> {
+  const proc = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: '', OVERLOOK_LOG_LEVEL: 'info' } });
+  let out = '';
+  proc.stdout.on('data', (d) => (out += d));
+  proc.stderr.on('data', (d) => (out += d));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);
+    proc.stdout.on('data', () => {
+      const m = /main API (?:listening on |\s+)(http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve({
+          url: m[1]!,
+          output: () => out,
+          stop: () =>
+            new Promise((r) => {
+              proc.on('exit', (code) => r(code));
+              proc.kill('SIGTERM');
+            }),
+        });
+      }
+    });
+    proc.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
+  });
+}
+
+describe('overlook users create', () => {
+  it('prints the new user as one JSON object and exits 0; a duplicate e-mail exits non-zero', () => {
+    const dir = tempDir();
+    const first = overlook(['users', 'create', '--email', 'Ada@Example.com', '--password', 'long-enough-pw', '--first-name', 'Ada', '--data-dir', dir]);
+    expect(first.status, first.stderr).toBe(0);
+    const user = JSON.parse(first.stdout);
+    expect(user).toMatchObject({ email: 'ada@example.com', firstname: 'Ada', is_admin: false });
+    expect(typeof user.id).toBe('string');
+    const again = overlook(['users', 'create', '--email', 'ada@example.com', '--password', 'long-enough-pw', '--data-dir', dir]);
+    expect(again.status).not.toBe(0);
+    expect(again.stderr).toContain('already exists');
+    const weak = overlook(['users', 'create', '--email', 'bob@example.com', '--password', 'short', '--data-dir', dir]);
+    expect(weak.status).not.toBe(0);
+  });
+
+  it('migrate applies migrations once', () => {
+    const dir = tempDir();
+    const a = overlook(['migrate', '--data-dir', dir]);
+    expect(a.status, a.stderr).toBe(0);
+    expect(a.stdout).toContain('foundation');
+    const b = overlook(['migrate', '--data-dir', dir]);
+    expect(b.stdout).toContain('up to date');
+  });
+});
+
+describe('overlook serve', () => {
+  it('answers /health and signs in over real HTTP; credentials never reach the log', async () => {
+    const dir = tempDir();
+    overlook(['users', 'create', '--email', 'srv@example.com', '--password', 'serve-password-1', '--data-dir', dir]);
+    const server = await serve(['serve', '--port', '0', '--data-dir', dir]);
+    try {
+      const health = await fetch(`${server.url}/health`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok' });
+      const login = await fetch(`${server.url}/v2/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'srv@example.com', password: 'serve-password-1' }),
+      });
+      expect(login.status).toBe(200);
+      const { token } = (await login.json()) as { token: string };
+      const me = await fetch(`${server.url}/v2/auth/users/me`, { headers: { authorization: `Bearer ${token}` } });
+      expect(me.status).toBe(200);
+      await fetch(`${server.url}/v2/projects`, { headers: { 'x-access-key': 'olk_not_a_real_key_but_secret_looking' } });
+      expect(server.output()).not.toContain(token);
+      expect(server.output()).not.toContain('olk_not_a_real_key');
+      expect(server.output()).not.toContain('serve-password-1');
+    } finally {
+      expect(await server.stop()).toBe(0);
+    }
+  });
+});

@@ -1,0 +1,45 @@
+// One set of migrations for SQLite and PostgreSQL: up on an empty database, down on seeded data, up again.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
+import { migrateDownAll, migrateToLatest, PLATFORM_MIGRATIONS } from '../../../src/lib/db/migrate.js';
+import { createUser } from '../../../src/platform/users/create-user.js';
+import { createTestDb, testDialect, type TestDb } from '../../helpers/db.js';
+
+let t: TestDb;
+beforeAll(async () => {
+  t = await createTestDb({ migrate: false });
+});
+afterAll(() => t.cleanup());
+
+async function tableNames(): Promise<string[]> {
+  const tables = await t.db.kysely.introspection.getTables();
+  return tables.map((x) => x.name).filter((n) => !n.startsWith('kysely_')).sort();
+}
+
+describe(`migrations on ${testDialect()}`, () => {
+  it('apply every migration, in order, once', async () => {
+    const applied = await migrateToLatest(t.db);
+    expect(applied).toEqual(Object.keys(PLATFORM_MIGRATIONS));
+    expect(await migrateToLatest(t.db)).toEqual([]);
+    expect(await tableNames()).toEqual(
+      expect.arrayContaining(['users', 'sessions', 'projects', 'project_members', 'cameras', 'api_keys', 'api_key_projects', 'notifications']),
+    );
+  });
+
+  it('enforce foreign keys and uniqueness on both databases', async () => {
+    await createUser(t.db, { email: 'fk@example.com', password: 'long-enough-pw' });
+    await expect(
+      t.db.kysely.insertInto('project_members').values({ project_id: 'nope', user_id: 'nope', role: 'viewer', created_at: new Date().toISOString() }).execute(),
+    ).rejects.toThrow();
+    await expect(createUser(t.db, { email: 'FK@example.com', password: 'long-enough-pw' })).rejects.toThrow(/already exists/);
+  });
+
+  it('roll back to nothing on seeded data, and come back up', async () => {
+    const down = await migrateDownAll(t.db);
+    expect(down.length).toBe(Object.keys(PLATFORM_MIGRATIONS).length);
+    expect(await tableNames()).toEqual([]);
+    await migrateToLatest(t.db);
+    const { count } = (await sql<{ count: number }>`select count(*) as count from users`.execute(t.db.kysely)).rows[0]!;
+    expect(Number(count)).toBe(0);
+  });
+});

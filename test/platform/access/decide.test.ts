@@ -1,0 +1,81 @@
+// The decision function alone: every branch of contract §6 in order, without I/O.
+import { describe, expect, it } from 'vitest';
+import { decide, insufficientScopeHeader } from '../../../src/platform/access/decide.js';
+import { fromPathProject, listOfProjects, peopleOnly, publicRoute, scoped } from '../../../src/platform/access/policy.js';
+import type { Principal } from '../../../src/platform/access/principal.js';
+import type { Scope } from '../../../src/platform/access/scopes.js';
+
+const key = (scopes: Scope[], projects: string[] = ['p1']): Principal => ({ kind: 'key', userId: 'u1', keyId: 'k1', scopes: new Set(scopes), projectIds: new Set(projects) });
+const person: Principal = { kind: 'user', userId: 'u1', sessionId: 's1', isAdmin: false };
+const anon: Principal = { kind: 'anonymous' };
+const P1 = { found: true as const, id: 'p1', exid: 'site-aaaaa' };
+const P2 = { found: true as const, id: 'p2', exid: 'site-bbbbb' };
+const camRead = scoped(['cameras:read'], { project: fromPathProject });
+const settings = scoped(['project:settings'], { project: fromPathProject, role: 'admin' });
+
+describe('decide', () => {
+  it('public endpoints are open to everyone', () => {
+    expect(decide({ principal: anon, policy: publicRoute() }).outcome).toBe('allow');
+    expect(decide({ principal: key([]), policy: publicRoute() }).outcome).toBe('allow');
+  });
+
+  it('no credential: 401 with a challenge, unless the endpoint lets anonymous callers in', () => {
+    const d = decide({ principal: anon, policy: camRead });
+    expect(d).toMatchObject({ outcome: 'refuse', code: 'UNAUTHORIZED' });
+    expect(d.outcome === 'refuse' && d.headers?.['www-authenticate']).toContain('Bearer');
+    expect(decide({ principal: anon, policy: peopleOnly({ anonymous: true }) }).outcome).toBe('allow');
+  });
+
+  it('step 1: closed endpoints and endpoints declaring no scopes refuse keys', () => {
+    expect(decide({ principal: key(['user:info']), policy: peopleOnly() })).toMatchObject({ code: 'ENDPOINT_CLOSED_TO_KEYS' });
+    expect(decide({ principal: key(['user:info']), policy: peopleOnly({ anonymous: true }) })).toMatchObject({ code: 'ENDPOINT_CLOSED_TO_KEYS' });
+    expect(decide({ principal: key(['user:info']), policy: scoped([]) })).toMatchObject({ code: 'ENDPOINT_CLOSED_TO_KEYS' });
+  });
+
+  it('step 2: a key without any reaching scope gets INSUFFICIENT_SCOPE naming every reaching scope', () => {
+    const policy = scoped(['projects:read', 'cameras:read'], { project: listOfProjects });
+    const d = decide({ principal: key(['camera:ptz']), policy });
+    expect(d).toMatchObject({ outcome: 'refuse', code: 'INSUFFICIENT_SCOPE' });
+    expect(d.outcome === 'refuse' && d.headers?.['www-authenticate']).toBe(
+      'ApiKey realm="overlook", error="insufficient_scope", scope="projects:read cameras:read"',
+    );
+    expect(insufficientScopeHeader(['user:info'])).toBe('ApiKey realm="overlook", error="insufficient_scope", scope="user:info"');
+    expect(decide({ principal: key(['cameras:read']), policy }).outcome).toBe('allow');
+  });
+
+  it('step 3: an empty project list reaches nothing, even endpoints touching no project', () => {
+    expect(decide({ principal: key(['user:info'], []), policy: scoped(['user:info']) })).toMatchObject({ code: 'PROJECT_NOT_ALLOWED' });
+    expect(decide({ principal: key(['user:info']), policy: scoped(['user:info']) }).outcome).toBe('allow');
+  });
+
+  it('step 3: the touched project must be on the key’s list and exist', () => {
+    expect(decide({ principal: key(['cameras:read']), policy: camRead })).toEqual({ outcome: 'need-project' });
+    expect(decide({ principal: key(['cameras:read']), policy: camRead, project: P2, role: 'owner' })).toMatchObject({ code: 'PROJECT_NOT_ALLOWED' });
+    expect(decide({ principal: key(['cameras:read']), policy: camRead, project: { found: false }, role: null })).toMatchObject({ code: 'PROJECT_NOT_ALLOWED' });
+    expect(decide({ principal: key(['cameras:read']), policy: camRead, project: P1, role: 'viewer' }).outcome).toBe('allow');
+  });
+
+  it('step 4: a key never exceeds its owner (scope held, owner role too low)', () => {
+    expect(decide({ principal: key(['project:settings']), policy: settings, project: P1, role: 'editor' })).toMatchObject({ code: 'PERMISSION_DENIED' });
+    expect(decide({ principal: key(['project:settings']), policy: settings, project: P1, role: null })).toMatchObject({ code: 'PERMISSION_DENIED' });
+    expect(decide({ principal: key(['project:settings']), policy: settings, project: P1, role: 'admin' }).outcome).toBe('allow');
+    expect(decide({ principal: key(['project:settings']), policy: settings, project: P1, role: 'owner' }).outcome).toBe('allow');
+  });
+
+  it('people: an invisible project is 404, a visible one beyond their role is 403', () => {
+    expect(decide({ principal: person, policy: settings, project: { found: false }, role: null })).toMatchObject({ code: 'NOT_FOUND' });
+    expect(decide({ principal: person, policy: settings, project: P1, role: null })).toMatchObject({ code: 'NOT_FOUND' });
+    expect(decide({ principal: person, policy: settings, project: P1, role: 'viewer' })).toMatchObject({ code: 'PERMISSION_DENIED' });
+    expect(decide({ principal: person, policy: settings, project: P1, role: 'admin' }).outcome).toBe('allow');
+    expect(decide({ principal: person, policy: peopleOnly() }).outcome).toBe('allow');
+  });
+
+  it('checks run in the contract’s order: closed before scope before project before role', () => {
+    // A key with no scopes and no projects on a closed endpoint learns only that it is closed.
+    expect(decide({ principal: key([], []), policy: peopleOnly() })).toMatchObject({ code: 'ENDPOINT_CLOSED_TO_KEYS' });
+    // Missing scope is reported before an empty project list.
+    expect(decide({ principal: key([], []), policy: camRead })).toMatchObject({ code: 'INSUFFICIENT_SCOPE' });
+    // A project outside the list is reported before the owner's role.
+    expect(decide({ principal: key(['project:settings']), policy: settings, project: P2, role: 'viewer' })).toMatchObject({ code: 'PROJECT_NOT_ALLOWED' });
+  });
+});

@@ -1,0 +1,56 @@
+// Fail closed: every registered route declares who may call it, and an unclassified route stops the app.
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { accessLayer, policyOf, type RegisteredRoute } from '../../../src/platform/access/hook.js';
+import { isScope } from '../../../src/platform/access/scopes.js';
+import { buildTestPlatform, type TestPlatform } from '../../helpers/platform.js';
+
+let tp: TestPlatform;
+beforeAll(async () => {
+  tp = await buildTestPlatform();
+});
+afterAll(() => tp.close());
+
+describe('route classification', () => {
+  it('every registered route is classified: public, people only, or scoped with known scopes', () => {
+    const routes = tp.app.platform.routes;
+    expect(routes.length).toBeGreaterThan(30);
+    const unclassified = routes.filter((r) => !policyOf(r)).map((r) => `${r.method} ${r.url}`);
+    expect(unclassified).toEqual([]);
+    for (const r of routes) {
+      const p = policyOf(r)!;
+      if (p.access === 'scoped') for (const s of p.scopes) expect(isScope(s), `${r.method} ${r.url} names ${s}`).toBe(true);
+    }
+  });
+
+  it('every /v2 route except login is closed to anonymous callers', () => {
+    const open = tp.app.platform.routes
+      .filter((r) => r.url.startsWith('/v2') && r.method !== 'HEAD')
+      .filter((r) => {
+        const p = policyOf(r)!;
+        return p.access === 'public' || (p.access === 'people' && p.anonymous);
+      })
+      .map((r) => `${r.method} ${r.url}`);
+    expect(open.sort()).toEqual(['GET /v2/openapi.json', 'POST /v2/auth/login']);
+  });
+
+  it('the app refuses to start when a route declares no access policy', async () => {
+    const registry: RegisteredRoute[] = [];
+    const app = Fastify();
+    const deps = tp.app.platform;
+    await app.register(accessLayer(deps, registry));
+    app.get('/v2/forgotten', async () => ({ leaked: true }));
+    await expect(app.ready()).rejects.toThrow(/routes without an access policy: GET \/v2\/forgotten/);
+  });
+
+  it('a route naming an unknown scope cannot be registered', async () => {
+    const app = Fastify();
+    await app.register(accessLayer(tp.app.platform, []));
+    await expect(
+      (async () => {
+        app.get('/v2/typo', { config: { access: { access: 'scoped', scopes: ['camera:liveview' as never] } } }, async () => ({}));
+        await app.ready();
+      })(),
+    ).rejects.toThrow(/unknown scope camera:liveview/);
+  });
+});
