@@ -1,6 +1,5 @@
 // API-key management (contract §5): a person creates keys for their own projects and scopes; the
 // value is shown once and only its hash is kept; expired and revoked keys cannot come back to life.
-import { randomUUID } from 'node:crypto';
 import type { Db } from '../../lib/db/index.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { generateApiKey, hashApiKey, keyHint } from '../../lib/auth/api-key-format.js';
@@ -8,6 +7,7 @@ import { isScope } from '../access/scopes.js';
 import type { KeyStore } from './key-store.js';
 import { statusOf, toApiKeyRecord, type ApiKeyRecord } from './api-key-record.js';
 import * as repo from './api-keys-repository.js';
+import { newId } from '../../lib/ids.js';
 
 export interface KeyInput {
   name?: string;
@@ -72,7 +72,7 @@ export class ApiKeysService {
     const value = generateApiKey();
     const ts = new Date(now).toISOString();
     const row = {
-      id: randomUUID(),
+      id: newId(),
       user_id: userId,
       name: input.name.trim(),
       key_hash: hashApiKey(value),

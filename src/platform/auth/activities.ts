@@ -1,7 +1,7 @@
 // The session activities log: sign-ins, failed sign-ins, sign-outs and revocations, per person.
-import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../lib/db/index.js';
+import { newId } from '../../lib/ids.js';
 
 export type ActivityAction = 'login' | 'login_failed' | 'logout' | 'session_revoked';
 
@@ -10,7 +10,7 @@ export async function logActivity(db: Db, req: FastifyRequest, userId: string, a
   await db.kysely
     .insertInto('session_activities')
     .values({
-      id: randomUUID(),
+      id: newId(),
       user_id: userId,
       session_id: sessionId,
       action,

@@ -1,12 +1,12 @@
 // Sign-ins: each login is a session row; its JWT names the session, so logging out or revoking the
 // session refuses that JWT from the next request on. Verified tokens and live sessions are cached in
 // memory; every revocation clears the cache entry at once. last_seen_at is written behind in batches.
-import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../lib/db/index.js';
 import { looksLikeJwt, type JwtSigner, type PlatformClaims } from '../../lib/auth/jwt.js';
 import { groupByTime, WriteBehind } from '../../lib/write-behind.js';
 import { toBool } from '../../lib/db/index.js';
+import { newId } from '../../lib/ids.js';
 
 export interface LiveSession {
   id: string;
@@ -42,7 +42,7 @@ export class SessionStore {
   }
 
   async create(userId: string, client: { ip?: string; userAgent?: string }): Promise<{ token: string; sessionId: string; expiresAt: string }> {
-    const id = randomUUID();
+    const id = newId();
     const now = new Date();
     const expires = new Date(now.getTime() + this.sessionDays * 86_400_000);
     await this.db.kysely

@@ -1,10 +1,10 @@
 // Battery readings of cameras: recorded by health checks of battery-powered cameras, listed per camera
 // or per project, and summarised per day (computed in SQL on both databases).
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Db } from '../../lib/db/index.js';
 import { validation } from '../../lib/errors.js';
 import { pageMeta, pageOffset } from '../../lib/http/pagination.js';
+import { newId } from '../../lib/ids.js';
 
 export interface ReadingFilter {
   from?: string;
@@ -18,7 +18,7 @@ export async function recordReading(db: Db, cameraId: string, at: Date, voltage:
   const since = new Date(at.getTime() - 60_000).toISOString();
   const recent = await db.kysely.selectFrom('battery_readings').select('id').where('camera_id', '=', cameraId).where('recorded_at', '>', since).executeTakeFirst();
   if (recent) return false;
-  await db.kysely.insertInto('battery_readings').values({ id: randomUUID(), camera_id: cameraId, voltage, percentage, recorded_at: at.toISOString() }).execute();
+  await db.kysely.insertInto('battery_readings').values({ id: newId(), camera_id: cameraId, voltage, percentage, recorded_at: at.toISOString() }).execute();
   return true;
 }
 

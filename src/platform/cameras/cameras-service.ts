@@ -1,6 +1,5 @@
 // Cameras: created by a project's admins, seen by its members, checked for real through their connection.
 // Camera rows are cached by exid (the hottest read of the API); every write here drops the entry.
-import { randomUUID } from 'node:crypto';
 import type { Db } from '../../lib/db/index.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import type { AccessDirectory } from '../access/directory.js';
@@ -12,6 +11,7 @@ import type { CameraConnections } from './connections.js';
 import { listReadings, recordReading, voltageSummary, type ReadingFilter } from './battery-readings.js';
 import { DEFAULT_SIM_STATE } from './simulated-camera.js';
 import * as repo from './cameras-repository.js';
+import { newId } from '../../lib/ids.js';
 
 export interface NewCamera {
   name: string;
@@ -71,7 +71,7 @@ export class CamerasService {
     for (let i = 0; i < 5 && (await repo.exidTaken(this.db, exid)); i++) exid = makeExid(name);
     const now = new Date().toISOString();
     await repo.insertCamera(this.db, {
-      id: randomUUID(),
+      id: newId(),
       exid,
       project_id: input.project.id,
       name,
@@ -151,7 +151,7 @@ export class CamerasService {
     const row = await this.row(exid);
     const content = input.content.trim();
     if (!content) throw validation('content', 'must not be blank');
-    const note = { id: randomUUID(), camera_id: row.id, author_id: authorId, content, is_public: input.is_public ? 1 : 0, created_at: new Date().toISOString() };
+    const note = { id: newId(), camera_id: row.id, author_id: authorId, content, is_public: input.is_public ? 1 : 0, created_at: new Date().toISOString() };
     await repo.insertNote(this.db, note);
     return { id: note.id, content, is_public: !!input.is_public, created_at: note.created_at };
   }

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromBodyProject, fromPathCamera, fromPathProject, listOfProjects, peopleOnly, scoped } from '../access/policy.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses, Nullable } from '../http/schemas.js';
 import { actingUserId, allowedProject } from '../http/principal-helpers.js';
 import { ReadingsPage, ReadingsQuery } from '../projects/routes.js';
 import { CameraRecord } from './camera-record.js';
@@ -36,7 +36,6 @@ const Health = Type.Object({
 const Note = Type.Object({ id: Type.String(), content: Type.String(), created_at: Type.String(), author_email: Type.Union([Type.String(), Type.Null()]) });
 const RangeQuery = Type.Object({ from: Type.Optional(Type.String({ maxLength: 40 })), to: Type.Optional(Type.String({ maxLength: 40 })) });
 const DayStat = Type.Object({ day: Type.String(), min_voltage: Type.Number(), max_voltage: Type.Number(), avg_voltage: Type.Number(), count: Type.Integer() });
-const Nullable = (t: ReturnType<typeof Type.Number>) => Type.Union([t, Type.Null()]);
 const VoltageSummary = Type.Object({
   count: Type.Integer(),
   min_voltage: Nullable(Type.Number()),

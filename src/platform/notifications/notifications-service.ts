@@ -1,8 +1,8 @@
 // A person's notifications: created by real events (added to a project, role changed…), listed, marked read.
-import { randomUUID } from 'node:crypto';
 import type { Db } from '../../lib/db/index.js';
 import { ApiError } from '../../lib/errors.js';
 import { pageMeta, pageOffset, type PageMeta } from '../../lib/http/pagination.js';
+import { newId } from '../../lib/ids.js';
 
 export type NotificationType = 'project_shared' | 'role_changed' | 'removed_from_project' | 'camera_status_changed' | 'mention' | 'api_key_expiring';
 
@@ -43,7 +43,7 @@ export class NotificationsService {
   async notify(userId: string, type: NotificationType, message: string, context: Record<string, unknown> = {}): Promise<void> {
     await this.db.kysely
       .insertInto('notifications')
-      .values({ id: randomUUID(), user_id: userId, type, message, context: JSON.stringify(context), read_at: null, created_at: new Date().toISOString() })
+      .values({ id: newId(), user_id: userId, type, message, context: JSON.stringify(context), read_at: null, created_at: new Date().toISOString() })
       .execute();
   }
 

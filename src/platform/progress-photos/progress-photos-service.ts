@@ -1,12 +1,12 @@
 // Progress photos: a scheduled delivery of a project's camera photos to e-mail recipients (daily or
 // on chosen weekdays, at a local time). This stores and validates the schedule and says when it is next
 // due; sending the e-mails needs a mail transport, which comes with the connectors work.
-import { randomUUID } from 'node:crypto';
 import type { Db } from '../../lib/db/index.js';
 import { toBool } from '../../lib/db/index.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import type { ProgressPhotosTable } from '../../lib/db/schema.js';
 import { nextSendAt, WEEKDAYS, type Weekday } from './schedule.js';
+import { newId } from '../../lib/ids.js';
 
 export interface ProgressPhotoInput {
   title?: string;
@@ -97,7 +97,7 @@ export class ProgressPhotosService {
   async create(projectId: string, userId: string, input: ProgressPhotoInput) {
     const fields = await this.checked(projectId, input);
     const now = new Date().toISOString();
-    const row: ProgressPhotosTable = { id: randomUUID(), project_id: projectId, created_by: userId, provider: 'email', created_at: now, updated_at: now, ...fields };
+    const row: ProgressPhotosTable = { id: newId(), project_id: projectId, created_by: userId, provider: 'email', created_at: now, updated_at: now, ...fields };
     await this.db.kysely.insertInto('progress_photos').values(row).execute();
     return this.toRecord(row);
   }

@@ -1,11 +1,11 @@
 // Projects: created by a person who becomes their owner; seen through membership.
-import { randomUUID } from 'node:crypto';
 import type { Db } from '../../lib/db/index.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import type { AccessDirectory } from '../access/directory.js';
 import type { Role } from '../access/policy.js';
 import { isTimeZone, makeExid, type ProjectRecord } from './project-record.js';
 import * as repo from './projects-repository.js';
+import { newId } from '../../lib/ids.js';
 
 const toRecord = (r: repo.ProjectRow, role: Role | null): ProjectRecord => ({
   exid: r.exid,
@@ -31,7 +31,7 @@ export class ProjectsService {
     if (!isTimeZone(timezone)) throw validation('timezone', `unknown time zone ${timezone}`);
     let exid = makeExid(name);
     for (let i = 0; i < 5 && (await repo.exidTaken(this.db, exid)); i++) exid = makeExid(name);
-    const id = randomUUID();
+    const id = newId();
     await repo.insertProject(this.db, { id, exid, name, status: input.status ?? 'In Progress', timezone, ownerId, now: new Date().toISOString() });
     this.directory.forgetUser(ownerId);
     return this.get(id, 'owner');

@@ -1,9 +1,9 @@
 // Creating a person: used by `overlook users create`, the demo data and tests.
-import { randomUUID } from 'node:crypto';
 import type { Db } from '../../lib/db/index.js';
 import { ApiError } from '../../lib/errors.js';
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../lib/auth/passwords.js';
 import { findUserByEmail, normaliseEmail, toUserRecord, type UserRecord } from './user-record.js';
+import { newId } from '../../lib/ids.js';
 
 export interface NewUser {
   email: string;
@@ -31,7 +31,7 @@ export async function createUser(db: Db, input: NewUser): Promise<UserRecord> {
   if (await findUserByEmail(db, email)) throw new ApiError('CONFLICT', `A user with e-mail ${email} already exists`);
   const now = new Date().toISOString();
   const row = {
-    id: randomUUID(),
+    id: newId(),
     email,
     password_hash: await hashPassword(input.password),
     firstname: input.firstname ?? '',
