@@ -3,6 +3,7 @@
 import { Type, type Static } from 'typebox';
 import { toBool } from '../../lib/db/index.js';
 import { Nullable, StringEnum } from '../http/schemas.js';
+import type { CamerasTable } from '../../lib/db/schema.js';
 
 export const CameraRecord = Type.Object(
   {
@@ -24,25 +25,8 @@ export const CameraRecord = Type.Object(
 );
 export type CameraRecord = Static<typeof CameraRecord>;
 
-export interface CameraRow {
-  id: string;
-  exid: string;
-  project_id: string;
-  name: string;
-  kind: string;
-  status: string;
-  timezone: string;
-  lat: number | null;
-  lng: number | null;
-  is_public: number;
-  connection: string;
-  sim_state: string;
-  last_online_at: string | null;
-  last_checked_at: string | null;
-  created_at: string;
-  project_exid: string;
-  project_name: string;
-}
+/** A camera row joined with its project's exid and name. */
+export type CameraRow = Omit<CamerasTable, 'updated_at'> & { project_exid: string; project_name: string };
 
 export function toCameraRecord(r: CameraRow): CameraRecord {
   const conn = JSON.parse(r.connection) as { onvif_url?: string };

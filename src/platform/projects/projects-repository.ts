@@ -1,14 +1,10 @@
 // Queries behind projects.
 import type { Db } from '../../lib/db/index.js';
+import type { ProjectsTable } from '../../lib/db/schema.js';
 import type { Role } from '../access/policy.js';
 
-export interface ProjectRow {
-  id: string;
-  exid: string;
-  name: string;
-  status: string;
-  timezone: string;
-  created_at: string;
+/** A project row with its owner and camera count. */
+export interface ProjectRow extends Omit<ProjectsTable, 'updated_at'> {
   owner_id: string | null;
   owner_email: string | null;
   camera_count: number;

@@ -2,7 +2,7 @@
 // people and keys alike, and the key cache following membership changes at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
-import { checkEndpointAccess, type EndpointSpec } from '../../helpers/access.js';
+import { checkEndpointAccess, type AccessWorld, type EndpointSpec } from '../../helpers/access.js';
 
 let tp: TestPlatform;
 beforeAll(async () => {
@@ -11,6 +11,14 @@ beforeAll(async () => {
 afterAll(() => tp.close());
 
 const members = (p: string) => `/v2/projects/${p}/members`;
+
+/** A viewer on both of the world's projects, so the same member id works on either URL. */
+const memberOfBoth = async (_tp: TestPlatform, w: AccessWorld) => {
+  const m = await tp.person('member');
+  await tp.addMember(w.owner, w.projectExid, m, 'viewer');
+  await tp.addMember(w.owner, w.otherProjectExid, m, 'viewer');
+  return { member: m.id };
+};
 
 const endpoints: EndpointSpec[] = [
   { method: 'GET', url: (w) => members(w.projectExid), otherUrl: (w) => members(w.otherProjectExid), scopes: ['project:settings'], role: 'viewer', okStatus: 200 },
@@ -32,12 +40,7 @@ const endpoints: EndpointSpec[] = [
     scopes: ['project:settings'],
     role: 'admin',
     okStatus: 200,
-    setup: async (_tp, w) => {
-      const m = await tp.person('member');
-      await tp.addMember(w.owner, w.projectExid, m, 'viewer');
-      await tp.addMember(w.owner, w.otherProjectExid, m, 'viewer');
-      return { member: m.id };
-    },
+    setup: memberOfBoth,
   },
   {
     method: 'DELETE',
@@ -46,12 +49,7 @@ const endpoints: EndpointSpec[] = [
     scopes: ['project:settings'],
     role: 'admin',
     okStatus: 204,
-    setup: async (_tp, w) => {
-      const m = await tp.person('member');
-      await tp.addMember(w.owner, w.projectExid, m, 'viewer');
-      await tp.addMember(w.owner, w.otherProjectExid, m, 'viewer');
-      return { member: m.id };
-    },
+    setup: memberOfBoth,
   },
 ];
 
