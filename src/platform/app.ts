@@ -10,7 +10,7 @@ import { installNulGuard, installValidators } from '../lib/http/validation.js';
 import { loggerOptions } from '../lib/logger.js';
 import { accessLayer } from './access/hook.js';
 import { createServices } from './services.js';
-import { ErrorResponse } from './http/schemas.js';
+import { ErrorResponse } from '../lib/http/schemas.js';
 import { registerOpenApi } from './openapi/plugin.js';
 import { healthRoutes } from './health/routes.js';
 import { authRoutes } from './auth/routes.js';

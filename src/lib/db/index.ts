@@ -7,8 +7,8 @@ import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
-export interface Db {
-  kysely: Kysely<Database>;
+export interface Db<S = Database> {
+  kysely: Kysely<S>;
   dialect: Dialect;
   /** The PostgreSQL schema in use when not `public` (migrations create it). */
   pgSchema?: string;
@@ -28,7 +28,8 @@ export interface DbOptions {
 // int8 (count(*), bigint columns) as JS numbers: our values stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
 
-export function openDb(opts: DbOptions): Db {
+/** Opens the platform's database by default; the recorder passes its own schema type `S`. */
+export function openDb<S = Database>(opts: DbOptions): Db<S> {
   if (opts.databaseUrl) {
     if (opts.pgSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(opts.pgSchema)) throw new Error(`bad schema name ${opts.pgSchema}`);
     const pool = new pg.Pool({
@@ -36,7 +37,7 @@ export function openDb(opts: DbOptions): Db {
       max: opts.poolSize ?? 10,
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
-    const kysely = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const kysely = new Kysely<S>({ dialect: new PostgresDialect({ pool }) });
     return { kysely, dialect: 'postgres', pgSchema: opts.pgSchema, close: () => kysely.destroy() };
   }
   const file = opts.sqliteFile ?? ':memory:';
@@ -45,7 +46,7 @@ export function openDb(opts: DbOptions): Db {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const kysely = new Kysely<S>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
 }
 

@@ -1,6 +1,7 @@
 // Applies the platform's migrations (one set for SQLite and PostgreSQL) to the latest version.
 import { Migrator, sql, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import type { Db } from './index.js';
+/* eslint-disable @typescript-eslint/no-explicit-any -- migrations run on any schema's database */
 import * as foundation from './migrations/20261122_0001_foundation.js';
 
 // Listed by hand, not read from the folder, so the same code works from `src/` under tsx and from `dist/`.
@@ -15,13 +16,13 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
-export async function migrateToLatest(db: Db, migrations: Record<string, Migration> = PLATFORM_MIGRATIONS): Promise<string[]> {
+export async function migrateToLatest(db: Db<any>, migrations: Record<string, Migration> = PLATFORM_MIGRATIONS): Promise<string[]> {
   if (db.pgSchema) await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(db.pgSchema)}`.execute(db.kysely);
   const migrator = new Migrator({ db: db.kysely, provider: new StaticProvider(migrations) });
   return check(await migrator.migrateToLatest());
 }
 
-export async function migrateDownAll(db: Db, migrations: Record<string, Migration> = PLATFORM_MIGRATIONS): Promise<string[]> {
+export async function migrateDownAll(db: Db<any>, migrations: Record<string, Migration> = PLATFORM_MIGRATIONS): Promise<string[]> {
   const migrator = new Migrator({ db: db.kysely, provider: new StaticProvider(migrations) });
   const { NO_MIGRATIONS } = await import('kysely');
   return check(await migrator.migrateTo(NO_MIGRATIONS));

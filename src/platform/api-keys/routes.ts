@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { ApiError } from '../../lib/errors.js';
 import { peopleOnly } from '../access/policy.js';
 import { SCOPE_CATALOGUE } from '../access/scopes.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses } from '../../lib/http/schemas.js';
 import { ApiKeyRecord, ApiKeyWithValue } from './api-key-record.js';
 
 const KeyId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -6,7 +6,7 @@ import { Type } from 'typebox';
 import { ApiError } from '../../lib/errors.js';
 import { dummyHash, verifyPassword } from '../../lib/auth/passwords.js';
 import { peopleOnly, scoped } from '../access/policy.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses } from '../../lib/http/schemas.js';
 import { findUserByEmail, findUserById, normaliseEmail, toUserRecord, UserRecord } from '../users/user-record.js';
 import { logActivity } from './activities.js';
 

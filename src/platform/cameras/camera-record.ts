@@ -2,7 +2,7 @@
 // write-only and never part of it.
 import { Type, type Static } from 'typebox';
 import { toBool } from '../../lib/db/index.js';
-import { Nullable, StringEnum } from '../http/schemas.js';
+import { Nullable, StringEnum } from '../../lib/http/schemas.js';
 import type { CamerasTable } from '../../lib/db/schema.js';
 
 export const CameraRecord = Type.Object(

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromBodyProject, fromPathCamera, fromPathProject, listOfProjects, peopleOnly, scoped } from '../access/policy.js';
-import { errorResponses, Nullable } from '../http/schemas.js';
+import { errorResponses, Nullable } from '../../lib/http/schemas.js';
 import { actingUserId, allowedProject } from '../http/principal-helpers.js';
 import { ReadingsPage, ReadingsQuery } from '../projects/routes.js';
 import { CameraRecord } from './camera-record.js';

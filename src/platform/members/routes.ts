@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromPathProject, scoped } from '../access/policy.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses } from '../../lib/http/schemas.js';
 import { actingUserId, allowedProject } from '../http/principal-helpers.js';
 
 const Params = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
 import { scoped } from '../access/policy.js';
-import { errorResponses, Nullable } from '../http/schemas.js';
+import { errorResponses, Nullable } from '../../lib/http/schemas.js';
 import { actingUserId } from '../http/principal-helpers.js';
 
 const Notification = Type.Object({

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromBodyProject, fromPathProject, fromRecord, scoped } from '../access/policy.js';
-import { errorResponses, Nullable, StringEnum } from '../http/schemas.js';
+import { errorResponses, Nullable, StringEnum } from '../../lib/http/schemas.js';
 import { actingUserId, allowedProject } from '../http/principal-helpers.js';
 import { ProgressPhotosService } from './progress-photos-service.js';
 

@@ -29,11 +29,4 @@ export function makeExid(name: string): string {
   return `${base}-${suffix}`;
 }
 
-export function isTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { isTimeZone } from '../../lib/time-zone.js';

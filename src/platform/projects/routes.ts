@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
 import { fromPathProject, listOfProjects, scoped } from '../access/policy.js';
-import { errorResponses } from '../http/schemas.js';
+import { errorResponses } from '../../lib/http/schemas.js';
 import { actingUserId, allowedProject } from '../http/principal-helpers.js';
 import { ProjectRecord } from './project-record.js';
 

@@ -6,7 +6,7 @@ import { ApiError } from '../../lib/errors.js';
 import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
 import { scoped } from '../access/policy.js';
 import { logActivity } from '../auth/activities.js';
-import { errorResponses, Nullable, StringEnum } from '../http/schemas.js';
+import { errorResponses, Nullable, StringEnum } from '../../lib/http/schemas.js';
 import { actingUserId } from '../http/principal-helpers.js';
 import { UserRecord } from './user-record.js';
 import { UsersService } from './users-service.js';

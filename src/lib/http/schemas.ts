@@ -1,4 +1,4 @@
-// Schemas shared by the main API's routes: the error body on every error status, and common shapes.
+// Schemas shared by every service's routes: the error body on every error status, and common shapes.
 import { Type, type Static, type TSchema } from 'typebox';
 
 export const ErrorResponse = Type.Object(
