@@ -1,0 +1,134 @@
+// Devices (read: any user; changes: admins) and their webhook tokens for event ingestion (admins).
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
+import { Device, StorageConfig, StreamConfig } from './device-record.js';
+
+export const DeviceId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
+const Credentials = Type.Object({ username: Type.Optional(Type.String({ maxLength: 200 })), password: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false });
+const Fields = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  timezone: Type.String({ minLength: 1, maxLength: 64 }),
+  stream_config: StreamConfig,
+  credentials: Credentials,
+  storage_config: StorageConfig,
+};
+const WebhookToken = Type.Object({ id: Type.String(), device_id: Type.String(), name: Type.String(), hint: Type.String(), created_at: Type.String(), revoked_at: Type.Union([Type.String(), Type.Null()]) });
+
+export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { devices, manager, webhooks } = app.recorder;
+  const tags = ['devices'];
+
+  app.get('/api/devices', { config: { auth: 'read' }, schema: { tags, operationId: 'listDevices', response: { 200: Type.Array(Device), ...errorResponses() } } }, async () => devices.list());
+
+  app.post(
+    '/api/devices',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags,
+        operationId: 'createDevice',
+        summary: 'Add an ip camera or a file source; recording starts at once when its settings say so',
+        body: Type.Object(
+          {
+            name: Fields.name,
+            type: StringEnum(['ip', 'file']),
+            timezone: Type.Optional(Fields.timezone),
+            stream_config: Fields.stream_config,
+            credentials: Type.Optional(Fields.credentials),
+            storage_config: Type.Optional(Fields.storage_config),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 201: Device, ...errorResponses() },
+      },
+    },
+    async (req, reply) => {
+      const device = await devices.create(req.body);
+      await manager.refresh(device.id);
+      return reply.code(201).send(await devices.get(device.id));
+    },
+  );
+
+  app.get('/api/devices/:id', { config: { auth: 'read' }, schema: { tags, operationId: 'getDevice', params: DeviceId, response: { 200: Device, ...errorResponses() } } }, async (req) =>
+    devices.get(req.params.id),
+  );
+
+  app.put(
+    '/api/devices/:id',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags,
+        operationId: 'updateDevice',
+        summary: 'Change a device; its recording restarts with the new settings',
+        params: DeviceId,
+        body: Type.Partial(Type.Object(Fields), { additionalProperties: false }),
+        response: { 200: Device, ...errorResponses() },
+      },
+    },
+    async (req) => {
+      await devices.update(req.params.id, req.body);
+      await manager.refresh(req.params.id);
+      return devices.get(req.params.id);
+    },
+  );
+
+  app.delete(
+    '/api/devices/:id',
+    {
+      config: { auth: 'admin' },
+      schema: { tags, operationId: 'deleteDevice', summary: 'Stop and remove a device; its recordings stay indexed and on disk', params: DeviceId, response: { 204: Type.Null(), ...errorResponses() } },
+    },
+    async (req, reply) => {
+      await devices.get(req.params.id);
+      await manager.stop(req.params.id);
+      await devices.remove(req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/api/devices/:id/webhook-tokens',
+    { config: { auth: 'admin' }, schema: { tags: ['events'], operationId: 'listWebhookTokens', params: DeviceId, response: { 200: Type.Array(WebhookToken), ...errorResponses() } } },
+    async (req) => {
+      await devices.get(req.params.id);
+      return webhooks.list(req.params.id);
+    },
+  );
+
+  app.post(
+    '/api/devices/:id/webhook-tokens',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['events'],
+        operationId: 'createWebhookToken',
+        summary: 'A token a camera or integration uses to post events for this device; the value is shown once',
+        params: DeviceId,
+        body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
+        response: { 201: Type.Object({ ...WebhookToken.properties, token: Type.String() }), ...errorResponses() },
+      },
+    },
+    async (req, reply) => {
+      await devices.get(req.params.id);
+      return reply.code(201).send(await webhooks.create(req.params.id, req.body.name.trim()));
+    },
+  );
+
+  app.delete(
+    '/api/devices/:id/webhook-tokens/:token_id',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags: ['events'],
+        operationId: 'revokeWebhookToken',
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), token_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: { 200: WebhookToken, ...errorResponses() },
+      },
+    },
+    async (req) => webhooks.revoke(req.params.id, req.params.token_id),
+  );
+}

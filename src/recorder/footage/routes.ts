@@ -1,0 +1,56 @@
+// Footage export: an MP4 clip of 5 s to 2 h, remuxed from the recordings; the true start in `x-start-date`.
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { errorResponses } from '../../lib/http/schemas.js';
+import { Binary, StreamQuery } from '../http/media.js';
+import { DeviceId } from '../devices/routes.js';
+import { clipRange } from './footage-export.js';
+
+export async function footageRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { devices, footage } = app.recorder;
+
+  app.get(
+    '/api/devices/:id/footage',
+    {
+      config: { auth: 'read' },
+      schema: {
+        tags: ['recordings'],
+        operationId: 'footage',
+        summary: 'An MP4 clip from `start_date` to `end_date` (or for `duration` seconds), 5 s to 2 h, starting on the keyframe at or before the start',
+        params: DeviceId,
+        querystring: Type.Object({
+          start_date: Type.String({ maxLength: 40 }),
+          end_date: Type.Optional(Type.String({ maxLength: 40 })),
+          duration: Type.Optional(Type.Number({ description: 'Seconds' })),
+          ...StreamQuery,
+        }),
+        response: { 200: Binary('video/mp4'), ...errorResponses() },
+      },
+    },
+    async (req, reply) => {
+      await devices.get(req.params.id);
+      const range = clipRange(req.query);
+      const clip = await footage.export(req.params.id, req.query.stream ?? 'main', range);
+      try {
+        const { size } = await stat(clip.file);
+        const body = createReadStream(clip.file);
+        // The clip's folder goes once the response is done with it, whether sent or aborted.
+        body.once('close', () => void clip.cleanup());
+        return reply
+          .type('video/mp4')
+          .header('content-length', size)
+          .header('x-start-date', clip.start.toISOString())
+          .header('x-gap-seconds', clip.gapSeconds.toFixed(3))
+          .header('content-disposition', `attachment; filename="footage-${clip.start.toISOString().replace(/[:.]/g, '-')}.mp4"`)
+          .send(body);
+      } catch (err) {
+        await clip.cleanup();
+        throw err;
+      }
+    },
+  );
+}

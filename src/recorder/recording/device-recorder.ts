@@ -1,0 +1,158 @@
+// Records one device stream with a supervised ffmpeg process. ffmpeg writes segments into a staging
+// folder and names each finished one on stdout; the recorder moves it into its dated place and
+// indexes it with its wall-clock start and end. When ffmpeg exits unexpectedly (the camera dropped),
+// the run closes, the device turns `failed` with ffmpeg's reason, and ffmpeg is started again with
+// back-off; every start opens a new run.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { SegmentIndex } from '../recordings/segment-index.js';
+import { explainFfmpegError, recordArgs, type SourceSpec } from './ffmpeg-args.js';
+import { segmentRelPath, stagingDir } from './segment-layout.js';
+
+export type DeviceState = 'stopped' | 'streaming' | 'recording' | 'failed';
+
+export interface RecorderDeps {
+  index: SegmentIndex;
+  storageRoot: string;
+  ffmpeg: string;
+  segmentSeconds: number;
+  setState(deviceId: string, state: DeviceState, reason: string | null): Promise<void>;
+  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
+}
+
+/** Wall-clock drift (s) between where the stream says it is and the clock that breaks a run. */
+const DRIFT_LIMIT_S = 30;
+const MAX_BACKOFF_MS = 30_000;
+
+export class DeviceRecorder {
+  private child: ChildProcess | null = null;
+  private stopping = false;
+  private backoffMs = 1000;
+  private restartTimer: NodeJS.Timeout | null = null;
+  private runId: string | null = null;
+  private anchorMs: number | null = null;
+  private lastReason: string | null = null;
+  private pending: Promise<unknown> = Promise.resolve();
+  segmentsWritten = 0;
+
+  constructor(
+    readonly deviceId: string,
+    readonly stream: string,
+    private readonly source: SourceSpec,
+    private readonly deps: RecorderDeps,
+  ) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): void {
+    this.stopping = false;
+    void this.spawnFfmpeg();
+  }
+
+  private async spawnFfmpeg(): Promise<void> {
+    if (this.stopping) return;
+    const runId = await this.deps.index.openRun(this.deviceId, this.stream, new Date());
+    this.runId = runId;
+    this.anchorMs = null;
+    this.lastReason = null;
+    const dir = stagingDir(this.deps.storageRoot, this.deviceId, this.stream, runId);
+    mkdirSync(dir, { recursive: true });
+    const child = spawn(this.deps.ffmpeg, recordArgs(this.source, this.deps.segmentSeconds, join(dir, 'seg_%06d.ts')), { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = child;
+    // Written so that a recorder killed with -9 can find and stop its orphaned ffmpeg on restart.
+    writeFileSync(join(dir, 'run.json'), JSON.stringify({ run_id: runId, pid: child.pid, started_at: new Date().toISOString() }));
+    await this.deps.setState(this.deviceId, 'streaming', null);
+
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      this.pending = this.pending.then(() => this.onSegmentLine(dir, runId, line)).catch((err) => this.deps.log.warn({ err, deviceId: this.deviceId }, 'indexing a segment failed'));
+    });
+    createInterface({ input: child.stderr! }).on('line', (line) => {
+      const reason = explainFfmpegError(line);
+      if (reason) this.lastReason = reason;
+      this.deps.log.warn({ deviceId: this.deviceId, stream: this.stream, ffmpeg: line.slice(0, 500) }, 'ffmpeg');
+    });
+    child.once('error', (err) => {
+      this.lastReason = `ffmpeg could not start: ${err.message}`;
+    });
+    child.once('close', (code, signal) => {
+      this.pending = this.pending.then(() => this.onExit(dir, runId, code, signal));
+    });
+  }
+
+  private async onSegmentLine(dir: string, runId: string, line: string): Promise<void> {
+    const [file, startS, endS] = line.split(',');
+    const start = Number(startS);
+    const end = Number(endS);
+    if (!file || !Number.isFinite(start) || !Number.isFinite(end) || end <= start) return;
+    const staged = join(dir, file);
+    const now = Date.now();
+    // The first segment anchors the run to the wall clock; later ones follow the stream's own timing,
+    // unless the two drift apart (a clock jump or a stalled source): then a new run starts.
+    if (this.anchorMs === null || Math.abs(now - (this.anchorMs + end * 1000)) > DRIFT_LIMIT_S * 1000) {
+      if (this.anchorMs !== null) {
+        await this.deps.index.closeRun(runId);
+        this.runId = await this.deps.index.openRun(this.deviceId, this.stream, new Date(now - (end - start) * 1000));
+      }
+      this.anchorMs = now - end * 1000;
+    }
+    const startAt = new Date(Math.round(this.anchorMs + start * 1000));
+    const endAt = new Date(Math.round(this.anchorMs + end * 1000));
+    const rel = segmentRelPath(this.deviceId, this.stream, startAt);
+    const dest = join(this.deps.storageRoot, rel);
+    mkdirSync(dirname(dest), { recursive: true });
+    renameSync(staged, dest);
+    await this.deps.index.add({
+      device_id: this.deviceId,
+      stream: this.stream,
+      run_id: this.runId ?? runId,
+      start_date: startAt.toISOString(),
+      end_date: endAt.toISOString(),
+      duration_ms: Math.round((end - start) * 1000),
+      path: rel,
+      size: statSync(dest).size,
+    });
+    this.segmentsWritten++;
+    this.backoffMs = 1000;
+    if (this.segmentsWritten === 1 || this.lastReason) await this.deps.setState(this.deviceId, 'recording', null);
+  }
+
+  private async onExit(dir: string, runId: string, code: number | null, signal: NodeJS.Signals | null): Promise<void> {
+    this.child = null;
+    await this.deps.index.closeRun(this.runId ?? runId);
+    try {
+      rmSync(dir, { recursive: true, force: true });
+    } catch {
+      /* a leftover folder is cleaned by recovery */
+    }
+    if (this.stopping) {
+      await this.deps.setState(this.deviceId, 'stopped', null);
+      return;
+    }
+    const reason = this.lastReason ?? `ffmpeg exited (${signal ?? `code ${code}`})`;
+    this.deps.log.warn({ deviceId: this.deviceId, stream: this.stream, reason, retryInMs: this.backoffMs }, 'recording stopped; retrying');
+    await this.deps.setState(this.deviceId, 'failed', reason);
+    this.restartTimer = setTimeout(() => void this.spawnFfmpeg(), this.backoffMs);
+    this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
+  }
+
+  /** Stops ffmpeg cleanly (it finishes and announces the current segment) and waits for it. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    const child = this.child;
+    if (!child) {
+      await this.deps.setState(this.deviceId, 'stopped', null);
+      return;
+    }
+    const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+    await closed;
+    clearTimeout(timer);
+    await this.pending;
+  }
+}

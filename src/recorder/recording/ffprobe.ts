@@ -1,0 +1,55 @@
+// Small ffprobe questions the recorder asks of stored segments and source files.
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface Probe {
+  ffprobe: string;
+}
+
+/** Duration in seconds of a media file, or null when ffprobe cannot read one (empty or broken file). */
+export async function probeDuration(p: Probe, file: string): Promise<number | null> {
+  try {
+    const { stdout } = await run(p.ffprobe, ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file], { timeout: 15_000 });
+    const d = Number.parseFloat(stdout.trim());
+    return Number.isFinite(d) && d > 0 ? d : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the file has a video stream ffprobe can read, and its codec. */
+export async function probeVideo(p: Probe, file: string): Promise<{ codec: string } | null> {
+  try {
+    const { stdout } = await run(p.ffprobe, ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', file], { timeout: 15_000 });
+    const codec = stdout.trim().split('\n')[0]?.trim();
+    return codec ? { codec } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Times (seconds from the file's first frame) of its video keyframes. */
+export async function keyframeTimes(p: Probe, file: string): Promise<number[]> {
+  return (await keyframes(p, file)).relative;
+}
+
+/**
+ * Keyframe times relative to the first frame, and that first frame's own timestamp: MPEG-TS files
+ * do not start at zero, and ffmpeg's concat `inpoint` is given in the file's timestamps.
+ */
+export async function keyframes(p: Probe, file: string): Promise<{ first: number; relative: number[] }> {
+  const { stdout } = await run(
+    p.ffprobe,
+    ['-v', 'error', '-select_streams', 'v:0', '-skip_frame', 'nokey', '-show_entries', 'frame=pts_time', '-of', 'csv=p=0', file],
+    { timeout: 30_000, maxBuffer: 8 * 1024 * 1024 },
+  );
+  const times = stdout
+    .split('\n')
+    .map((l) => Number.parseFloat(l))
+    .filter((n) => Number.isFinite(n));
+  if (times.length === 0) return { first: 0, relative: [] };
+  const first = times[0]!;
+  return { first, relative: times.map((t) => t - first) };
+}

@@ -1,0 +1,15 @@
+// Where segments live: <root>/<device>/<stream>/YYYY/MM/DD/HH/<start µs>.ts (UTC), and the staging
+// folder ffmpeg writes into before a finished segment is moved into place and indexed.
+import { join } from 'node:path';
+
+export const STREAMS = ['main', 'sub'] as const;
+export type Stream = (typeof STREAMS)[number];
+
+export function segmentRelPath(deviceId: string, stream: string, start: Date): string {
+  const iso = start.toISOString();
+  const [y, m, d, h] = [iso.slice(0, 4), iso.slice(5, 7), iso.slice(8, 10), iso.slice(11, 13)];
+  return join(deviceId, stream, y, m, d, h, `${start.getTime() * 1000}.ts`);
+}
+
+export const stagingDir = (root: string, deviceId: string, stream: string, runId: string) => join(root, deviceId, stream, '.incoming', runId);
+export const stagingRoot = (root: string, deviceId: string, stream: string) => join(root, deviceId, stream, '.incoming');

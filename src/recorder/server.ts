@@ -1,0 +1,43 @@
+// Starts the recorder: open its database, put storage back in order after a crash, start recording,
+// listen. Stops ffmpeg cleanly on SIGINT/SIGTERM (each finishes and indexes its current segment).
+import type { FastifyInstance } from 'fastify';
+import { resolveAddress, type ServeFlags } from '../lib/config.js';
+import { recorderConfig, type RecorderConfig } from './config.js';
+import { openRecorderDb, type RecorderDb } from './db/recorder-db.js';
+import { buildRecorderApp } from './app.js';
+import { recoverStorage, type RecoveryReport } from './recording/recovery.js';
+import { STREAMS } from './recording/segment-layout.js';
+
+export interface RunningRecorder {
+  app: FastifyInstance;
+  db: RecorderDb;
+  config: RecorderConfig;
+  url: string;
+  recovery: RecoveryReport;
+  close(): Promise<void>;
+}
+
+export async function startRecorder(flags: ServeFlags, env = process.env): Promise<RunningRecorder> {
+  const address = resolveAddress('recorder', flags, env);
+  const config = recorderConfig(flags, env);
+  const db = await openRecorderDb(config.dataDir);
+  const app = await buildRecorderApp({ config, db });
+  const { devices, index, manager } = app.recorder;
+  const recovery = await recoverStorage({ storageRoot: config.storageRoot, index, ffprobe: config.ffprobePath, deviceIds: (await devices.list()).map((d) => d.id), streams: STREAMS });
+  if (recovery.indexed || recovery.removed || recovery.orphansStopped) app.log.warn(recovery, 'recovered storage after an unclean stop');
+  await app.listen({ host: address.host, port: address.port });
+  await manager.startAll();
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : address.port;
+  return {
+    app,
+    db,
+    config,
+    recovery,
+    url: `http://${address.host.includes(':') ? `[${address.host}]` : address.host}:${port}`,
+    async close() {
+      await app.close();
+      await db.close();
+    },
+  };
+}

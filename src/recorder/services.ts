@@ -1,0 +1,73 @@
+// Everything the recorder's routes use, built once per process and reachable as `app.recorder`.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RecorderConfig } from './config.js';
+import type { RecorderDb } from './db/recorder-db.js';
+import { AccessTokens } from './auth/access-tokens.js';
+import { RecorderUsers } from './users/users-service.js';
+import { WebhookTokens } from './events/webhook-tokens.js';
+import { DevicesService } from './devices/devices-service.js';
+import { SegmentIndex } from './recordings/segment-index.js';
+import { RecordingManager } from './recording/recording-manager.js';
+import { Snapshots } from './snapshots/snapshots.js';
+import { FootageExporter } from './footage/footage-export.js';
+import { EventsService } from './events/events-service.js';
+import { RemoteStorages } from './remote-storages/remote-storages-service.js';
+
+export interface RecorderServices {
+  config: RecorderConfig;
+  db: RecorderDb;
+  version: string;
+  startedAt: number;
+  tokens: AccessTokens;
+  users: RecorderUsers;
+  webhooks: WebhookTokens;
+  devices: DevicesService;
+  index: SegmentIndex;
+  manager: RecordingManager;
+  snapshots: Snapshots;
+  footage: FootageExporter;
+  events: EventsService;
+  remoteStorages: RemoteStorages;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    recorder: RecorderServices;
+  }
+}
+
+export function createRecorderServices(config: RecorderConfig, db: RecorderDb, log: FastifyBaseLogger, version: string): RecorderServices {
+  const tools = { ffmpeg: config.ffmpegPath, ffprobe: config.ffprobePath };
+  const tokens = new AccessTokens(db, config.tokenDays);
+  const devices = new DevicesService(db, config.ffprobePath);
+  const index = new SegmentIndex(db);
+  const tmp = join(config.dataDir, 'tmp');
+  mkdirSync(tmp, { recursive: true });
+  const loadOne = async (id: string) => {
+    if (!(await devices.exists(id))) return null;
+    return { device: await devices.get(id), source: await devices.source(id) };
+  };
+  const manager = new RecordingManager(
+    { index, storageRoot: config.storageRoot, ffmpeg: config.ffmpegPath, segmentSeconds: config.segmentSeconds, setState: (id, s, r) => devices.setState(id, s, r), log },
+    async () => Promise.all((await devices.list()).map(async (device) => ({ device, source: await devices.source(device.id) }))),
+    loadOne,
+  );
+  return {
+    config,
+    db,
+    version,
+    startedAt: Date.now(),
+    tokens,
+    users: new RecorderUsers(db, tokens),
+    webhooks: new WebhookTokens(db),
+    devices,
+    index,
+    manager,
+    snapshots: new Snapshots(index, config.storageRoot, tools),
+    footage: new FootageExporter(index, config.storageRoot, tmp, tools),
+    events: new EventsService(db, config.storageRoot),
+    remoteStorages: new RemoteStorages(db),
+  };
+}

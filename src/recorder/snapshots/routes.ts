@@ -1,0 +1,44 @@
+// Snapshots: JPEG, live or at `time`; the frame's time in `x-timestamp`; `?token=` accepted.
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { validation } from '../../lib/errors.js';
+import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
+import { Binary, StreamQuery, TokenQuery, isoParam } from '../http/media.js';
+import { DeviceId } from '../devices/routes.js';
+
+export async function snapshotRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { devices, snapshots } = app.recorder;
+
+  app.get(
+    '/api/devices/:id/snapshot',
+    {
+      config: { auth: 'media' },
+      schema: {
+        tags: ['snapshots'],
+        operationId: 'snapshot',
+        summary: 'A JPEG: live, or at `time` from the recordings (`method=before`: the keyframe at or before it; `precise`: that exact frame)',
+        params: DeviceId,
+        querystring: Type.Object({
+          time: Type.Optional(Type.String({ maxLength: 40 })),
+          method: Type.Optional(StringEnum(['before', 'precise'], { description: 'Default before' })),
+          ...StreamQuery,
+          ...TokenQuery,
+        }),
+        response: { 200: Binary('image/jpeg'), ...errorResponses(502) },
+      },
+    },
+    async (req, reply) => {
+      const device = await devices.get(req.params.id);
+      const stream = req.query.stream ?? 'main';
+      const time = isoParam(req.query.time);
+      if (time && Number.isNaN(time.getTime())) throw validation('time', 'must be an ISO 8601 date-time');
+      let shot;
+      if (time) shot = await snapshots.at(device.id, stream, time, req.query.method ?? 'before');
+      else if (device.type === 'ip' && device.stream_config.snapshot_uri) shot = await snapshots.fromCamera(device.stream_config.snapshot_uri, await devices.credentials(device.id));
+      else shot = await snapshots.latest(device.id, stream);
+      return reply.type('image/jpeg').header('x-timestamp', shot.at.toISOString()).header('cache-control', 'no-store').send(shot.jpeg);
+    },
+  );
+}

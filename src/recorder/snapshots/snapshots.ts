@@ -1,0 +1,72 @@
+// JPEG snapshots: live (the camera's own snapshot URI, or the newest recorded frame) or at a time
+// from the recordings, either the keyframe at or before it (`before`, fast) or the exact frame (`precise`).
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { ApiError } from '../../lib/errors.js';
+import type { SegmentIndex } from '../recordings/segment-index.js';
+import { keyframeTimes } from '../recording/ffprobe.js';
+
+export interface Snapshot {
+  jpeg: Buffer;
+  /** The time of the frame shown. */
+  at: Date;
+}
+
+/**
+ * The frame `offsetS` into a segment. ffmpeg cannot seek reliably inside a short MPEG-TS file (it may
+ * land past the last keyframe and produce nothing), so it seeks to the keyframe at or before the frame
+ * and decodes forward from there.
+ */
+async function frameAt(tools: { ffmpeg: string; ffprobe: string }, file: string, offsetS: number): Promise<Buffer> {
+  const keyframe = (await keyframeTimes({ ffprobe: tools.ffprobe }, file)).filter((k) => k <= offsetS + 0.0005).pop() ?? 0;
+  return new Promise((resolve, reject) => {
+    execFile(
+      tools.ffmpeg,
+      ['-hide_banner', '-loglevel', 'error', '-ss', keyframe.toFixed(3), '-i', file, '-ss', Math.max(0, offsetS - keyframe).toFixed(3), '-frames:v', '1', '-f', 'image2', '-c:v', 'mjpeg', '-q:v', '3', 'pipe:1'],
+      { encoding: 'buffer', maxBuffer: 32 * 1024 * 1024, timeout: 20_000 },
+      (err, stdout) => (err || stdout.length === 0 ? reject(err ?? new Error(`ffmpeg found no frame ${offsetS.toFixed(3)} s into ${file}`)) : resolve(stdout)),
+    );
+  });
+}
+
+export class Snapshots {
+  constructor(
+    private readonly index: SegmentIndex,
+    private readonly storageRoot: string,
+    private readonly tools: { ffmpeg: string; ffprobe: string },
+  ) {}
+
+  /** The camera's own snapshot, when it has a snapshot URI. */
+  async fromCamera(uri: string, creds: { username?: string; password?: string }): Promise<Snapshot> {
+    const headers: Record<string, string> = creds.username ? { authorization: `Basic ${Buffer.from(`${creds.username}:${creds.password ?? ''}`).toString('base64')}` } : {};
+    let res: Response;
+    try {
+      res = await fetch(uri, { headers, signal: AbortSignal.timeout(5000), redirect: 'error' });
+    } catch (err) {
+      throw new ApiError('BAD_GATEWAY', `The camera's snapshot URI did not answer: ${(err as Error).message}`);
+    }
+    if (!res.ok || !(res.headers.get('content-type') ?? '').startsWith('image/')) throw new ApiError('BAD_GATEWAY', `The camera's snapshot URI answered HTTP ${res.status}`);
+    return { jpeg: Buffer.from(await res.arrayBuffer()), at: new Date() };
+  }
+
+  /** The newest recorded frame (half a second before the end of the newest segment). */
+  async latest(deviceId: string, stream: string): Promise<Snapshot> {
+    const [seg] = await this.index.latest(deviceId, stream, 1);
+    if (!seg) throw new ApiError('NOT_FOUND', 'Nothing recorded yet for this device');
+    const offset = Math.max(0, seg.duration_ms / 1000 - 0.5);
+    return { jpeg: await frameAt(this.tools, join(this.storageRoot, seg.path), offset), at: new Date(Date.parse(seg.start_date) + offset * 1000) };
+  }
+
+  async at(deviceId: string, stream: string, time: Date, method: 'before' | 'precise'): Promise<Snapshot> {
+    const iso = time.toISOString();
+    const [seg] = await this.index.overlapping(deviceId, stream, iso, new Date(time.getTime() + 1).toISOString(), 1);
+    if (!seg || seg.start_date > iso) throw new ApiError('NOT_FOUND', `Nothing was recorded at ${iso}`);
+    const file = join(this.storageRoot, seg.path);
+    let offset = (time.getTime() - Date.parse(seg.start_date)) / 1000;
+    if (method === 'before') {
+      const kfs = await keyframeTimes({ ffprobe: this.tools.ffprobe }, file);
+      offset = kfs.filter((k) => k <= offset + 0.0005).pop() ?? 0;
+    }
+    return { jpeg: await frameAt(this.tools, file, offset), at: new Date(Date.parse(seg.start_date) + Math.round(offset * 1000)) };
+  }
+}
