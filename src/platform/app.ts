@@ -1,16 +1,12 @@
 // Builds the main API as a Fastify app. `server.ts` only starts it; tests build the very same app.
 // Order: framework plugins (errors, OpenAPI), then services and the access layer, then routes.
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { PlatformConfig } from '../lib/config.js';
 import type { Db } from '../lib/db/index.js';
 import { loadJwtSigner, type JwtSigner } from '../lib/auth/jwt.js';
-import { installErrorHandling } from '../lib/http/error-handler.js';
-import { installNulGuard, installValidators } from '../lib/http/validation.js';
-import { loggerOptions } from '../lib/logger.js';
+import { createBaseApp } from '../lib/http/base-app.js';
 import { accessLayer } from './access/hook.js';
 import { createServices } from './services.js';
-import { ErrorResponse } from '../lib/http/schemas.js';
 import { registerOpenApi } from './openapi/plugin.js';
 import { healthRoutes } from './health/routes.js';
 import { authRoutes } from './auth/routes.js';
@@ -32,18 +28,7 @@ export interface PlatformAppOptions {
 export type PlatformApp = FastifyInstance;
 
 export async function buildPlatformApp(opts: PlatformAppOptions): Promise<FastifyInstance> {
-  const app = Fastify({
-    logger: opts.logger ?? loggerOptions(),
-    bodyLimit: opts.config.bodyLimit,
-    trustProxy: process.env.OVERLOOK_TRUST_PROXY === '1',
-    // Ids in paths are short; anything longer is a mistake or an attack.
-    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
-  }).withTypeProvider<TypeBoxTypeProvider>();
-
-  installErrorHandling(app);
-  installValidators(app);
-  installNulGuard(app);
-  app.addSchema(ErrorResponse);
+  const app = createBaseApp({ logger: opts.logger, bodyLimit: opts.config.bodyLimit, trustProxy: process.env.OVERLOOK_TRUST_PROXY === '1' });
 
   const signer = opts.signer ?? (await loadJwtSigner({ dataDir: opts.config.dataDir, privateKeyPem: opts.config.jwtPrivateKeyPem }));
   const services = createServices(opts.config, opts.db, signer, app.log);

@@ -1,11 +1,7 @@
 // Builds the recorder's Fastify app (`server.ts` starts it; tests build the very same app).
 // Order: error handling, services, the auth hook, OpenAPI, then routes.
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { installErrorHandling } from '../lib/http/error-handler.js';
-import { installNulGuard, installValidators } from '../lib/http/validation.js';
-import { ErrorResponse } from '../lib/http/schemas.js';
-import { loggerOptions } from '../lib/logger.js';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { createBaseApp } from '../lib/http/base-app.js';
 import type { RecorderConfig } from './config.js';
 import type { RecorderDb } from './db/recorder-db.js';
 import { createRecorderServices } from './services.js';
@@ -24,15 +20,7 @@ import { systemRoutes } from './system/routes.js';
 export const RECORDER_VERSION = '0.1.0';
 
 export async function buildRecorderApp(opts: { config: RecorderConfig; db: RecorderDb; logger?: FastifyServerOptions['logger'] }): Promise<FastifyInstance> {
-  const app = Fastify({
-    logger: opts.logger ?? loggerOptions(),
-    bodyLimit: opts.config.bodyLimit,
-    routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
-  }).withTypeProvider<TypeBoxTypeProvider>();
-  installErrorHandling(app);
-  installValidators(app);
-  installNulGuard(app);
-  app.addSchema(ErrorResponse);
+  const app = createBaseApp({ logger: opts.logger, bodyLimit: opts.config.bodyLimit, forceCloseConnections: true });
 
   const services = createRecorderServices(opts.config, opts.db, app.log, RECORDER_VERSION);
   app.decorate('recorder', services);

@@ -1,6 +1,4 @@
 // Everything the recorder's routes use, built once per process and reachable as `app.recorder`.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RecorderConfig } from './config.js';
 import type { RecorderDb } from './db/recorder-db.js';
@@ -43,8 +41,6 @@ export function createRecorderServices(config: RecorderConfig, db: RecorderDb, l
   const tokens = new AccessTokens(db, config.tokenDays);
   const devices = new DevicesService(db, config.ffprobePath);
   const index = new SegmentIndex(db);
-  const tmp = join(config.dataDir, 'tmp');
-  mkdirSync(tmp, { recursive: true });
   const loadOne = async (id: string) => {
     if (!(await devices.exists(id))) return null;
     return { device: await devices.get(id), source: await devices.source(id) };
@@ -66,7 +62,7 @@ export function createRecorderServices(config: RecorderConfig, db: RecorderDb, l
     index,
     manager,
     snapshots: new Snapshots(index, config.storageRoot, tools),
-    footage: new FootageExporter(index, config.storageRoot, tmp, tools),
+    footage: new FootageExporter(index, config.storageRoot, tools),
     events: new EventsService(db, config.storageRoot),
     remoteStorages: new RemoteStorages(db),
   };

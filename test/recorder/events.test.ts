@@ -49,15 +49,16 @@ describe('webhook tokens', () => {
     // A token belongs to one device only.
     expect((await post(created.token, yard)).statusCode).toBe(401);
 
-    const revoked = await r.app.inject({ method: 'DELETE', url: `/api/devices/${gate}/webhook-tokens/${created.id}`, headers: admin });
+    const revoked = await r.app.inject({ method: 'DELETE', url: `/api/devices/${gate}/webhook-tokens?token_id=${created.id}`, headers: admin });
     expect(revoked.statusCode).toBe(200);
     expect(revoked.json().revoked_at).not.toBeNull();
     expect((await post(created.token)).statusCode).toBe(401);
     // Revoking again changes nothing: same answer, same revocation time.
-    const again = await r.app.inject({ method: 'DELETE', url: `/api/devices/${gate}/webhook-tokens/${created.id}`, headers: admin });
+    const again = await r.app.inject({ method: 'DELETE', url: `/api/devices/${gate}/webhook-tokens?token_id=${created.id}`, headers: admin });
     expect(again.statusCode).toBe(200);
     expect(again.json().revoked_at).toBe(revoked.json().revoked_at);
-    expect((await r.app.inject({ method: 'DELETE', url: `/api/devices/${yard}/webhook-tokens/${created.id}`, headers: admin })).statusCode).toBe(404);
+    expect((await r.app.inject({ method: 'DELETE', url: `/api/devices/${yard}/webhook-tokens?token_id=${created.id}`, headers: admin })).statusCode).toBe(404);
+    expect((await r.app.inject({ method: 'DELETE', url: `/api/devices/${gate}/webhook-tokens`, headers: admin })).statusCode).toBe(400);
   });
 
   it('only admins manage them; ingestion without a token, with a user token or a made-up one is 401', async () => {
@@ -70,6 +71,8 @@ describe('webhook tokens', () => {
     }
     // An admin's own access token may post events (for testing an integration by hand).
     expect((await r.app.inject({ method: 'POST', url: `/api/devices/${gate}/events`, headers: admin, payload: { type: 'manual' } })).statusCode).toBe(201);
+    // ... in the header only: `?token=` carries access tokens on media routes alone (contract §8).
+    expect((await r.app.inject({ method: 'POST', url: `/api/devices/${gate}/events?token=${r.adminToken}`, payload: { type: 'manual' } })).statusCode).toBe(401);
   });
 });
 

@@ -58,10 +58,13 @@ export const recorderAuth = (deps: AuthDeps) =>
         return;
       }
       if (auth === 'webhook') {
-        const token = bearer(req) ?? queryToken(req);
+        // A webhook token may come in the header or in ?token= (cameras often cannot set headers);
+        // an access token only in the header: `?token=` carries access tokens on media routes alone.
+        const header = bearer(req);
+        const query = queryToken(req);
         const deviceId = (req.params as { id?: string }).id;
-        if (token && deviceId && (await deps.webhooks.accepts(deviceId, token))) return;
-        const user = token ? await deps.tokens.verify(token) : null;
+        for (const token of [header, query]) if (token && deviceId && (await deps.webhooks.accepts(deviceId, token))) return;
+        const user = header ? await deps.tokens.verify(header) : null;
         if (user?.role === 'admin') {
           req.recorderUser = user;
           return;

@@ -119,16 +119,18 @@ export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
   );
 
   app.delete(
-    '/api/devices/:id/webhook-tokens/:token_id',
+    '/api/devices/:id/webhook-tokens',
     {
       config: { auth: 'admin' },
       schema: {
         tags: ['events'],
         operationId: 'revokeWebhookToken',
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), token_id: Type.String({ minLength: 1, maxLength: 64 }) }),
+        summary: 'Revoke one webhook token (named by `token_id`); events sent with it are refused from then on',
+        params: DeviceId,
+        querystring: Type.Object({ token_id: Type.String({ minLength: 1, maxLength: 64 }) }),
         response: { 200: WebhookToken, ...errorResponses() },
       },
     },
-    async (req) => webhooks.revoke(req.params.id, req.params.token_id),
+    async (req) => webhooks.revoke(req.params.id, req.query.token_id),
   );
 }

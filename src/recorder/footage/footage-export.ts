@@ -1,9 +1,10 @@
 // Footage export: an MP4 clip remuxed (stream copy, never transcoded) from the stored segments, from
 // the keyframe at or before the requested start. Gaps in the recording are skipped, so the clip holds
-// only what was recorded. The clip is built in a private temporary folder that is always removed.
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+// only what was recorded. ffmpeg writes a fragmented MP4 to its stdout, which goes straight into the
+// response: the download starts at once, nothing is written to disk, so there is nothing to clean up.
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { PassThrough, type Readable } from 'node:stream';
 import { ApiError, validation } from '../../lib/errors.js';
 import type { Segment, SegmentIndex } from '../recordings/segment-index.js';
 import { keyframes } from '../recording/ffprobe.js';
@@ -17,12 +18,12 @@ export interface ClipRequest {
 }
 
 export interface Clip {
-  file: string;
+  /** The MP4, as ffmpeg writes it; it errors (never ends cleanly) if ffmpeg fails half-way. */
+  body: Readable;
   /** The true start: the keyframe the clip begins on. */
   start: Date;
   /** Recorded seconds missing inside the range (gaps between segments). */
   gapSeconds: number;
-  cleanup(): Promise<void>;
 }
 
 /** Reads `start_date` with `end_date` or `duration` (seconds) into a range, or a 400 naming the field. */
@@ -44,17 +45,53 @@ export function clipRange(q: { start_date?: string; end_date?: string; duration?
   return { start, end };
 }
 
-function runFfmpeg(ffmpeg: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile(ffmpeg, args, { timeout: 10 * 60_000, maxBuffer: 4 * 1024 * 1024 }, (err, _out, stderr) => (err ? reject(new Error(`ffmpeg failed: ${String(stderr).slice(-500)}`)) : resolve()));
+/** The longest an export may run before ffmpeg is stopped. */
+const EXPORT_TIMEOUT_MS = 10 * 60_000;
+
+/**
+ * Runs ffmpeg with the concat list on its stdin and returns its stdout once the first bytes are out,
+ * so a failure before that is still an ordinary error (a 5xx), not a broken download.
+ */
+async function streamFfmpeg(ffmpeg: string, args: string[], stdin: string): Promise<Readable> {
+  const child = spawn(ffmpeg, args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (d: Buffer) => {
+    if (stderr.length < 8000) stderr += d;
   });
+  child.stdin.on('error', () => {}); // ffmpeg may stop reading early; its exit code tells.
+  child.stdin.end(stdin);
+  const timer = setTimeout(() => child.kill('SIGKILL'), EXPORT_TIMEOUT_MS);
+  // Ends only when ffmpeg exits cleanly; otherwise errors, so the response is cut, not falsely complete.
+  const body = new PassThrough();
+  child.stdout.pipe(body, { end: false });
+  const exited = new Promise<void>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) {
+        body.end();
+        resolve();
+      } else {
+        const err = new Error(`ffmpeg failed (${signal ?? code}): ${stderr.slice(-500)}`);
+        body.destroy(err);
+        reject(err);
+      }
+    });
+  });
+  exited.catch(() => {});
+  // A client that goes away stops the export.
+  body.once('close', () => {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  });
+  await Promise.race([new Promise((r) => child.stdout.once('readable', r)), exited]);
+  if (body.destroyed) await exited; // throws ffmpeg's error
+  return body;
 }
 
 export class FootageExporter {
   constructor(
     private readonly index: SegmentIndex,
     private readonly storageRoot: string,
-    private readonly tmpRoot: string,
     private readonly tools: { ffmpeg: string; ffprobe: string },
   ) {}
 
@@ -74,21 +111,18 @@ export class FootageExporter {
     // What the clip can hold: from the true start to the requested end, less the gaps it skips.
     const seconds = Math.max(0.1, (Math.min(req.end.getTime(), Date.parse(last.end_date)) - trueStart - gapMs) / 1000);
 
-    const dir = await mkdtemp(join(this.tmpRoot, 'footage-'));
-    const cleanup = () => rm(dir, { recursive: true, force: true });
-    try {
-      const list = segments.map((s, i) => {
-        const lines = [`file '${join(this.storageRoot, s.path).replace(/'/g, "'\\''")}'`];
-        if (i === 0 && inpoint > 0) lines.push(`inpoint ${(kfs.first + inpoint).toFixed(3)}`);
-        return lines.join('\n');
-      });
-      await writeFile(join(dir, 'list.txt'), list.join('\n') + '\n');
-      const out = join(dir, 'clip.mp4');
-      await runFfmpeg(this.tools.ffmpeg, ['-hide_banner', '-loglevel', 'error', '-f', 'concat', '-safe', '0', '-i', join(dir, 'list.txt'), '-map', '0:v:0', '-c', 'copy', '-t', seconds.toFixed(3), '-movflags', '+faststart', '-f', 'mp4', out]);
-      return { file: out, start: new Date(trueStart), gapSeconds: gapMs / 1000, cleanup };
-    } catch (err) {
-      await cleanup();
-      throw err;
-    }
+    const list = segments.map((s, i) => {
+      // `file:` because the list itself comes through a pipe, and relative entries would resolve against it.
+      const lines = [`file 'file:${join(this.storageRoot, s.path).replace(/'/g, "'\\''")}'`];
+      if (i === 0 && inpoint > 0) lines.push(`inpoint ${(kfs.first + inpoint).toFixed(3)}`);
+      return lines.join('\n');
+    });
+    const body = await streamFfmpeg(
+      this.tools.ffmpeg,
+      ['-hide_banner', '-loglevel', 'error', '-f', 'concat', '-safe', '0', '-protocol_whitelist', 'file,pipe', '-i', 'pipe:0', '-map', '0:v:0', '-c', 'copy', '-t', seconds.toFixed(3),
+        '-movflags', 'frag_keyframe+empty_moov+default_base_moof', '-f', 'mp4', 'pipe:1'],
+      list.join('\n') + '\n',
+    );
+    return { body, start: new Date(trueStart), gapSeconds: gapMs / 1000 };
   }
 }

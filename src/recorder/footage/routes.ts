@@ -1,6 +1,4 @@
 // Footage export: an MP4 clip of 5 s to 2 h, remuxed from the recordings; the true start in `x-start-date`.
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -35,22 +33,12 @@ export async function footageRoutes(fastify: FastifyInstance): Promise<void> {
       await devices.get(req.params.id);
       const range = clipRange(req.query);
       const clip = await footage.export(req.params.id, req.query.stream ?? 'main', range);
-      try {
-        const { size } = await stat(clip.file);
-        const body = createReadStream(clip.file);
-        // The clip's folder goes once the response is done with it, whether sent or aborted.
-        body.once('close', () => void clip.cleanup());
-        return reply
-          .type('video/mp4')
-          .header('content-length', size)
-          .header('x-start-date', clip.start.toISOString())
-          .header('x-gap-seconds', clip.gapSeconds.toFixed(3))
-          .header('content-disposition', `attachment; filename="footage-${clip.start.toISOString().replace(/[:.]/g, '-')}.mp4"`)
-          .send(body);
-      } catch (err) {
-        await clip.cleanup();
-        throw err;
-      }
+      return reply
+        .type('video/mp4')
+        .header('x-start-date', clip.start.toISOString())
+        .header('x-gap-seconds', clip.gapSeconds.toFixed(3))
+        .header('content-disposition', `attachment; filename="footage-${clip.start.toISOString().replace(/[:.]/g, '-')}.mp4"`)
+        .send(clip.body);
     },
   );
 }

@@ -1,4 +1,4 @@
-// Recorder login, logout and user management (admins only; role user is read-only).
+// Recorder login, logout (DELETE /api/users/login) and user management (admins only; role user is read-only).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -35,9 +35,10 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
     },
   );
 
-  app.post(
-    '/api/users/logout',
-    { config: { auth: 'read' }, schema: { tags, operationId: 'logout', summary: 'Revoke the access token of this request', response: { 204: Type.Null(), ...errorResponses() } } },
+  // Logging out deletes the login: the access token of this request stops working at once.
+  app.delete(
+    '/api/users/login',
+    { config: { auth: 'read' }, schema: { tags, operationId: 'logout', summary: 'Log out: revoke the access token of this request', response: { 204: Type.Null(), ...errorResponses() } } },
     async (req, reply) => {
       await tokens.revoke(req.recorderUser!.tokenId);
       return reply.code(204).send(null);
