@@ -4,7 +4,8 @@ import type { PlatformConfig } from '../lib/config.js';
 import type { Db } from '../lib/db/index.js';
 import type { JwtSigner } from '../lib/auth/jwt.js';
 import { AccessDirectory } from './access/directory.js';
-import type { RegisteredRoute } from './access/hook.js';
+import type { RegisteredRoute, TokenVerifier } from './access/hook.js';
+import type { TokenKind } from './access/policy.js';
 import { KeyStore } from './api-keys/key-store.js';
 import { ApiKeysService } from './api-keys/api-keys-service.js';
 import { SessionStore } from './auth/session-store.js';
@@ -14,6 +15,9 @@ import { CameraConnections } from './cameras/connections.js';
 import { CamerasService } from './cameras/cameras-service.js';
 import { ProjectsService } from './projects/projects-service.js';
 import { MembersService } from './members/members-service.js';
+import type { ObjectStore } from './storage/object-store.js';
+import { FsObjectStore } from './storage/fs-object-store.js';
+import { join } from 'node:path';
 
 export interface PlatformServices {
   config: PlatformConfig;
@@ -29,8 +33,12 @@ export interface PlatformServices {
   cameras: CamerasService;
   projects: ProjectsService;
   members: MembersService;
+  /** Binary objects: recorded JPEGs, plate images, rendered media. */
+  storage: ObjectStore;
   /** Every route registered on the app with its access policy: the scope map is derived from it. */
   routes: RegisteredRoute[];
+  /** Verifiers of the purpose-bound tokens (media, ingestion), set by the features that issue them. */
+  tokenVerifiers: Partial<Record<TokenKind, TokenVerifier>>;
 }
 
 declare module 'fastify' {
@@ -60,6 +68,8 @@ export function createServices(config: PlatformConfig, db: Db, signer: JwtSigner
     cameras: new CamerasService(db, directory, connections),
     projects: new ProjectsService(db, directory),
     members,
+    storage: new FsObjectStore(join(config.dataDir, 'objects')),
     routes: [],
+    tokenVerifiers: {},
   };
 }

@@ -2,7 +2,7 @@
 // The request hook gathers the facts (principal, route policy, resolved project, acting role) and
 // calls it; the key explainer calls the very same function.
 import type { ErrorCode } from '../../lib/errors.js';
-import { roleAllows, type AccessPolicy, type Role } from './policy.js';
+import { roleAllows, type AccessPolicy, type Role, type TokenKind } from './policy.js';
 import type { Principal } from './principal.js';
 import type { Scope } from './scopes.js';
 
@@ -16,6 +16,16 @@ export interface DecisionInput {
   project?: ProjectFact;
   /** The acting person's role on that project (the key's owner for keys); null when not a member. */
   role?: Role | null;
+  /** On `token` routes: the purpose-bound token the route's verifier accepted, if any. */
+  token?: TokenGrant | null;
+}
+
+/** A media or ingestion token that its verifier accepted: it speaks for one camera only. */
+export interface TokenGrant {
+  kind: TokenKind;
+  cameraExid: string;
+  /** Whom it was issued to (a user id for media tokens), for logs. */
+  subject: string | null;
 }
 
 export interface Refusal {
@@ -41,9 +51,20 @@ export function insufficientScopeHeader(scopes: readonly Scope[]): string {
 
 export const UNAUTHENTICATED_CHALLENGE = 'Bearer realm="overlook", ApiKey realm="overlook", header="x-access-key"';
 
+export const tokenChallenge = (kind: TokenKind) =>
+  kind === 'media' ? 'Token realm="overlook", param="token", error="invalid_token"' : 'Bearer realm="overlook-ingestion", error="invalid_token"';
+
 export function decide(input: DecisionInput): Decision {
   const { principal, policy } = input;
   if (policy.access === 'public') return { outcome: 'allow', reason: 'public endpoint' };
+
+  if (policy.access === 'token') {
+    if (principal.kind === 'key') return refuse('ENDPOINT_CLOSED_TO_KEYS', 'This endpoint does not accept API keys', { required: [] });
+    if (input.token?.kind === policy.token) return { outcome: 'allow', reason: `${policy.token} token for camera ${input.token.cameraExid}` };
+    return refuse('UNAUTHORIZED', `This endpoint needs a valid ${policy.token} token for this camera`, {
+      headers: { 'www-authenticate': tokenChallenge(policy.token) },
+    });
+  }
 
   if (principal.kind === 'anonymous') {
     if (policy.access === 'people' && policy.anonymous) return { outcome: 'allow', reason: 'open to anonymous callers' };

@@ -7,9 +7,9 @@ import { ApiError } from '../../lib/errors.js';
 import { authenticate } from '../auth/authenticate.js';
 import type { KeyStore } from '../api-keys/key-store.js';
 import type { SessionStore } from '../auth/session-store.js';
-import { decide, type Decision, type ProjectFact } from './decide.js';
+import { decide, type Decision, type ProjectFact, type TokenGrant } from './decide.js';
 import type { AccessDirectory, ProjectRef } from './directory.js';
-import type { AccessPolicy, ProjectSource, Role } from './policy.js';
+import type { AccessPolicy, ProjectSource, Role, TokenKind } from './policy.js';
 import { ANONYMOUS, type Principal } from './principal.js';
 import { isScope } from './scopes.js';
 
@@ -26,13 +26,23 @@ declare module 'fastify' {
     role: Role | null;
     /** Set when the project comes from the body and is checked after parsing. */
     accessPendingBody: boolean;
+    /** On `token` routes: the media or ingestion token that was accepted. */
+    tokenGrant: TokenGrant | null;
   }
 }
+
+/**
+ * Checks a purpose-bound token on a request (from wherever that kind travels: `?token=`, a header)
+ * and answers what it grants, or null. Bound to the path's camera: a token for another camera is null.
+ */
+export type TokenVerifier = (req: FastifyRequest) => Promise<TokenGrant | null>;
 
 export interface AccessDeps {
   keys: KeyStore;
   sessions: SessionStore;
   directory: AccessDirectory;
+  /** One verifier per token kind, registered by the feature that issues the tokens. None: refused. */
+  tokenVerifiers: Partial<Record<TokenKind, TokenVerifier>>;
 }
 
 /** Routes registered so far, with their policies: the source of the scope map. */
@@ -112,6 +122,7 @@ export function accessLayer(deps: AccessDeps, registry: RegisteredRoute[]) {
     app.decorateRequest('project', null);
     app.decorateRequest('role', null);
     app.decorateRequest('accessPendingBody', false);
+    app.decorateRequest('tokenGrant', null);
 
     app.addHook('onRoute', (route) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
@@ -134,6 +145,14 @@ export function accessLayer(deps: AccessDeps, registry: RegisteredRoute[]) {
       const policy = req.routeOptions.config?.access;
       req.principal = ANONYMOUS;
       if (!policy || policy.access === 'public') return;
+      if (policy.access === 'token') {
+        // The route's own token first; a key sent here is still identified, so a valid one learns
+        // that the endpoint is closed to keys (403) and a bad one gets 401, as everywhere else.
+        const verify = deps.tokenVerifiers[policy.token];
+        req.tokenGrant = verify ? await verify(req) : null;
+        if (!req.tokenGrant && req.headers['x-access-key'] !== undefined) req.principal = await authenticate(req, deps.keys, deps.sessions);
+        return enforce(req, decide({ principal: req.principal, policy, token: req.tokenGrant }));
+      }
       try {
         req.principal = await authenticate(req, deps.keys, deps.sessions);
       } catch (err) {

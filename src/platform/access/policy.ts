@@ -35,9 +35,19 @@ interface ProjectRule {
   role?: Role;
 }
 
+/**
+ * Credentials of one purpose, bound to one camera, that stand in for people and keys on a few routes:
+ * `media` (a short-lived signed token in `?token=` on HLS playlists and segments, for players that
+ * cannot send headers) and `ingestion` (a camera's or recorder's token for pushing events).
+ */
+export const TOKEN_KINDS = ['media', 'ingestion'] as const;
+export type TokenKind = (typeof TOKEN_KINDS)[number];
+
 export type AccessPolicy =
   /** No credential needed, none consulted (health, JWKS, OpenAPI, docs). */
   | { access: 'public' }
+  /** Only a token of this kind, checked by its verifier; closed to API keys, and JWTs are not enough. */
+  | { access: 'token'; token: TokenKind }
   /** People only: closed to API keys. `anonymous` lets callers without a credential in (login). */
   | ({ access: 'people'; anonymous?: boolean } & ProjectRule)
   /** People, and API keys holding one of `scopes`. */
@@ -50,6 +60,7 @@ export function scopesOf(policy: AccessPolicy): readonly Scope[] {
 
 // Shorthands used in route definitions.
 export const publicRoute = (): AccessPolicy => ({ access: 'public' });
+export const tokenOnly = (token: TokenKind): AccessPolicy => ({ access: 'token', token });
 export const peopleOnly = (rule: ProjectRule & { anonymous?: boolean } = {}): AccessPolicy => ({ access: 'people', ...rule });
 export const scoped = (scopes: readonly Scope[], rule: ProjectRule = {}): AccessPolicy => ({ access: 'scoped', scopes, ...rule });
 

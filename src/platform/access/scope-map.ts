@@ -14,6 +14,8 @@ export interface ScopeMapEntry {
   role: string | null;
   /** Where the touched project comes from (path, camera, body, record, list) or null. */
   project: string | null;
+  /** On routes reached only by a purpose-bound token: its kind (media, ingestion). */
+  token: string | null;
 }
 
 export const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
@@ -37,15 +39,16 @@ export function scopeMap(routes: readonly RegisteredRoute[]): ScopeMapEntry[] {
     if (seen.has(id)) continue;
     seen.add(id);
     const p: AccessPolicy = policyOf(r) ?? { access: 'public' };
-    const source = p.access === 'public' ? undefined : p.project;
-    const role = p.access === 'public' ? undefined : p.role;
+    const source = p.access === 'public' || p.access === 'token' ? undefined : p.project;
+    const role = p.access === 'public' || p.access === 'token' ? undefined : p.role;
     out.push({
       method: r.method,
       path,
       access: p.access,
       scopes: p.access === 'scoped' ? [...p.scopes] : [],
       role: source && source.from !== 'list' ? (role ?? 'viewer') : null,
-      project: source ? PROJECT_SOURCE[source.from]! : null,
+      project: source ? PROJECT_SOURCE[source.from]! : p.access === 'token' ? 'the token’s camera' : null,
+      token: p.access === 'token' ? p.token : null,
     });
   }
   return out.sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method));
@@ -56,7 +59,7 @@ export function renderScopeTable(entries: readonly ScopeMapEntry[]): string {
   const rows = entries
     .filter((e) => e.path.startsWith('/v2') || e.path.startsWith('/.well-known') || e.path === '/health')
     .map((e) => {
-      const who = e.access === 'public' ? 'anyone' : e.access === 'people' ? 'people only (closed to keys)' : 'people and keys';
+      const who = { public: 'anyone', people: 'people only (closed to keys)', scoped: 'people and keys', token: `${e.token} token only (closed to keys)` }[e.access];
       const scopes = e.scopes.length ? e.scopes.map((s) => `\`${s}\``).join(', ') : '—';
       return `| ${e.method} | \`${e.path}\` | ${who} | ${scopes} | ${e.project ?? '—'} | ${e.role ?? '—'} |`;
     });

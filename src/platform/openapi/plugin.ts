@@ -8,6 +8,7 @@ import { scopesOf, type AccessPolicy } from '../access/policy.js';
 function securityOf(policy: AccessPolicy | undefined): Record<string, string[]>[] {
   if (!policy || policy.access === 'public') return [];
   if (policy.access === 'people') return [{ bearerAuth: [] }];
+  if (policy.access === 'token') return [policy.token === 'media' ? { mediaToken: [] } : { ingestionToken: [] }];
   return [{ bearerAuth: [] }, { apiKey: [] }];
 }
 
@@ -26,6 +27,8 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           apiKey: { type: 'apiKey', in: 'header', name: 'x-access-key' },
+          mediaToken: { type: 'apiKey', in: 'query', name: 'token', description: 'Short-lived media token bound to one camera, as the API hands it out in playlist URLs' },
+          ingestionToken: { type: 'http', scheme: 'bearer', description: 'A camera’s ingestion token' },
         },
       },
     },

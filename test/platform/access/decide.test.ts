@@ -1,7 +1,7 @@
 // The decision function alone: every branch of contract §6 in order, without I/O.
 import { describe, expect, it } from 'vitest';
 import { decide, insufficientScopeHeader } from '../../../src/platform/access/decide.js';
-import { fromPathProject, listOfProjects, peopleOnly, publicRoute, scoped } from '../../../src/platform/access/policy.js';
+import { fromPathProject, listOfProjects, peopleOnly, publicRoute, scoped, tokenOnly } from '../../../src/platform/access/policy.js';
 import type { Principal } from '../../../src/platform/access/principal.js';
 import type { Scope } from '../../../src/platform/access/scopes.js';
 
@@ -14,6 +14,18 @@ const camRead = scoped(['cameras:read'], { project: fromPathProject });
 const settings = scoped(['project:settings'], { project: fromPathProject, role: 'admin' });
 
 describe('decide', () => {
+  it('token routes: only a verified token of their kind; keys are closed out, JWTs are not enough', () => {
+    const media = tokenOnly('media');
+    const grant = { kind: 'media' as const, cameraExid: 'gate-abcde', subject: 'u1' };
+    expect(decide({ principal: anon, policy: media, token: grant }).outcome).toBe('allow');
+    expect(decide({ principal: anon, policy: media, token: null })).toMatchObject({ outcome: 'refuse', code: 'UNAUTHORIZED' });
+    expect(decide({ principal: person, policy: media })).toMatchObject({ outcome: 'refuse', code: 'UNAUTHORIZED' });
+    expect(decide({ principal: anon, policy: tokenOnly('ingestion'), token: grant })).toMatchObject({ outcome: 'refuse', code: 'UNAUTHORIZED' });
+    expect(decide({ principal: key(['camera:live_view']), policy: media })).toMatchObject({ outcome: 'refuse', code: 'ENDPOINT_CLOSED_TO_KEYS' });
+    const refusal = decide({ principal: anon, policy: media });
+    expect(refusal.outcome === 'refuse' && refusal.headers?.['www-authenticate']).toBeTruthy();
+  });
+
   it('public endpoints are open to everyone', () => {
     expect(decide({ principal: anon, policy: publicRoute() }).outcome).toBe('allow');
     expect(decide({ principal: key([]), policy: publicRoute() }).outcome).toBe('allow');

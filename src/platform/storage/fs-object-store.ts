@@ -1,0 +1,57 @@
+// The default object store: files under a folder of the data dir. Writes go to a temporary name and
+// are renamed into place, so a reader never sees half an object and a crash leaves no torn file.
+import { createReadStream } from 'node:fs';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { checkKey, type ObjectStore, type StoredObject } from './object-store.js';
+
+const TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', mp4: 'video/mp4', json: 'application/json' };
+const typeOf = (key: string) => TYPES[key.slice(key.lastIndexOf('.') + 1).toLowerCase()] ?? 'application/octet-stream';
+
+export class FsObjectStore implements ObjectStore {
+  readonly kind = 'fs';
+  constructor(readonly root: string) {}
+
+  /** The file behind a key (for servers that send files directly). */
+  pathOf(key: string): string {
+    return join(this.root, checkKey(key));
+  }
+
+  async put(key: string, bytes: Buffer): Promise<void> {
+    const file = this.pathOf(key);
+    await mkdir(dirname(file), { recursive: true });
+    const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await writeFile(tmp, bytes);
+      await rename(tmp, file);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  async get(key: string): Promise<StoredObject | null> {
+    const file = this.pathOf(key);
+    try {
+      const { size } = await stat(file);
+      return { body: createReadStream(file), size, contentType: typeOf(key) };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async getBytes(key: string): Promise<Buffer | null> {
+    try {
+      return await readFile(this.pathOf(key));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw err;
+    }
+  }
+
+  async delete(keys: readonly string[]): Promise<void> {
+    for (const key of keys) await rm(this.pathOf(key), { force: true });
+  }
+}
