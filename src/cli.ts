@@ -3,12 +3,17 @@
 import { Command } from 'commander';
 import { registerPlatformCommands } from './platform/cli.js';
 import { registerRecorderCommands } from './recorder/cli.js';
+import { registerJwtServiceCommand } from './lib/services/serve-command.js';
+import { buildAiApp } from './ai/app.js';
+import { buildLabsApp } from './labs/app.js';
 
 const program = new Command('overlook').description('Overlook: construction-site camera platform').version('0.1.0');
 program.showHelpAfterError();
 
 registerPlatformCommands(program);
 registerRecorderCommands(program);
+registerJwtServiceCommand(program, 'ai', 'Run the AI API (platform JWT in Authorization: Bearer or x-api-key)', buildAiApp);
+registerJwtServiceCommand(program, 'labs', 'Run the Labs API (platform JWT in Authorization: Bearer)', buildLabsApp);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`overlook: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -18,7 +18,7 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 const overlook = (args: string[], env: Record<string, string> = {}) =>
   spawnSync(process.execPath, [...CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, DATABASE_URL: '', ...env }, timeout: 60_000 });
 
-function serve(args: string[]): Promise<{ url: string; stop: () => Promise<number | null>; output: () => string }> {
+function serve(args: string[], ready = /main API (?:listening on |\s+)(http:\/\/\S+)/): Promise<{ url: string; stop: () => Promise<number | null>; output: () => string }> {
   const proc = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: '', OVERLOOK_LOG_LEVEL: 'info' } });
   let out = '';
   proc.stdout.on('data', (d) => (out += d));
@@ -26,7 +26,7 @@ function serve(args: string[]): Promise<{ url: string; stop: () => Promise<numbe
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);
     proc.stdout.on('data', () => {
-      const m = /main API (?:listening on |\s+)(http:\/\/\S+)/.exec(out);
+      const m = ready.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve({
@@ -93,6 +93,30 @@ describe('overlook serve', () => {
       expect(server.output()).not.toContain('serve-password-1');
     } finally {
       expect(await server.stop()).toBe(0);
+    }
+  });
+});
+
+describe('overlook ai and overlook labs', () => {
+  it('start beside the main API and answer /me for a signed-in person, trusting its JWKS and sessions', async () => {
+    const dir = tempDir();
+    overlook(['users', 'create', '--email', 'lab@example.com', '--password', 'labs-password-1', '--data-dir', dir]);
+    const api = await serve(['serve', '--port', '0', '--data-dir', dir]);
+    const ai = await serve(['ai', '--port', '0', '--api-url', api.url], /ai API listening on (http:\/\/\S+)/);
+    const labs = await serve(['labs', '--port', '0', '--api-url', api.url], /labs API listening on (http:\/\/\S+)/);
+    try {
+      const login = await fetch(`${api.url}/v2/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'lab@example.com', password: 'labs-password-1' }) });
+      const { token } = (await login.json()) as { token: string };
+      for (const s of [ai, labs]) {
+        expect(await (await fetch(`${s.url}/health`)).json()).toEqual({ status: 'ok' });
+        const me = await fetch(`${s.url}/me`, { headers: { authorization: `Bearer ${token}` } });
+        expect(me.status).toBe(200);
+        expect(((await me.json()) as { email: string }).email).toBe('lab@example.com');
+      }
+      expect((await fetch(`${ai.url}/me`, { headers: { 'x-api-key': token } })).status).toBe(200);
+      expect((await fetch(`${labs.url}/me`, { headers: { 'x-api-key': token } })).status).toBe(401);
+    } finally {
+      for (const s of [labs, ai, api]) expect(await s.stop()).toBe(0);
     }
   });
 });

@@ -1,0 +1,8 @@
+// The AI API (`overlook ai`, 127.0.0.1:3200). Seed §5.2: it takes the platform JWT as
+// `Authorization: Bearer` or `x-api-key`, and refuses API keys. The seed names no AI operation,
+// so it offers only who the caller is (`GET /me`) until one is specified.
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { buildJwtServiceApp } from '../lib/services/jwt-service-app.js';
+
+export const buildAiApp = (opts: { apiUrl: string; logger?: FastifyServerOptions['logger'] }): Promise<FastifyInstance> =>
+  buildJwtServiceApp({ name: 'ai', apiUrl: opts.apiUrl, headers: ['authorization', 'x-api-key'], logger: opts.logger });

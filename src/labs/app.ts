@@ -1,0 +1,7 @@
+// The Labs API (`overlook labs`, 127.0.0.1:3300). Seed §5.2: only `Authorization: Bearer <JWT>`;
+// `x-api-key` and API keys are refused. The seed names no Labs operation, so it offers only `GET /me`.
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { buildJwtServiceApp } from '../lib/services/jwt-service-app.js';
+
+export const buildLabsApp = (opts: { apiUrl: string; logger?: FastifyServerOptions['logger'] }): Promise<FastifyInstance> =>
+  buildJwtServiceApp({ name: 'labs', apiUrl: opts.apiUrl, headers: ['authorization'], logger: opts.logger });
