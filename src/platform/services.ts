@@ -8,6 +8,7 @@ import type { RegisteredRoute, TokenVerifier } from './access/hook.js';
 import type { TokenKind } from './access/policy.js';
 import { KeyStore } from './api-keys/key-store.js';
 import { ApiKeysService } from './api-keys/api-keys-service.js';
+import { AccessExplainer } from './api-keys/explain.js';
 import { SessionStore } from './auth/session-store.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { NotificationsService } from './notifications/notifications-service.js';
@@ -37,6 +38,8 @@ export interface PlatformServices {
   storage: ObjectStore;
   /** Every route registered on the app with its access policy: the scope map is derived from it. */
   routes: RegisteredRoute[];
+  /** Answers what the access layer would decide for a key on a request (the key page's “test this key”). */
+  explainer: AccessExplainer;
   /** Verifiers of the purpose-bound tokens (media, ingestion), set by the features that issue them. */
   tokenVerifiers: Partial<Record<TokenKind, TokenVerifier>>;
 }
@@ -49,6 +52,7 @@ declare module 'fastify' {
 
 export function createServices(config: PlatformConfig, db: Db, signer: JwtSigner, log: FastifyBaseLogger): PlatformServices {
   const directory = new AccessDirectory(db);
+  const routes: RegisteredRoute[] = [];
   const keys = new KeyStore(db, log);
   const connections = new CameraConnections(db);
   const notifications = new NotificationsService(db);
@@ -69,7 +73,8 @@ export function createServices(config: PlatformConfig, db: Db, signer: JwtSigner
     projects: new ProjectsService(db, directory),
     members,
     storage: new FsObjectStore(join(config.dataDir, 'objects')),
-    routes: [],
+    routes,
+    explainer: new AccessExplainer(routes, directory),
     tokenVerifiers: {},
   };
 }

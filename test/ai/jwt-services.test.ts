@@ -32,7 +32,7 @@ const me = (app: FastifyInstance, headers: Record<string, string>) => app.inject
 
 describe('AI API', () => {
   it('answers /me for a JWT in Authorization: Bearer or in x-api-key', async () => {
-    for (const headers of [{ authorization: `Bearer ${ada.token}` }, { 'x-api-key': ada.token }]) {
+    for (const headers of <Record<string, string>[]>[{ authorization: `Bearer ${ada.token}` }, { 'x-api-key': ada.token }]) {
       const res = await me(ai, headers);
       expect(res.statusCode, JSON.stringify(headers).slice(0, 20)).toBe(200);
       expect(res.json()).toMatchObject({ id: ada.id, email: ada.email });
@@ -40,7 +40,7 @@ describe('AI API', () => {
   });
 
   it('refuses API keys in any header, garbage and a missing credential with 401 and a challenge', async () => {
-    for (const headers of [{}, { authorization: `Bearer ${key}` }, { 'x-api-key': key }, { 'x-access-key': key }, { authorization: 'Bearer not.a.jwt' }, { authorization: 'Basic abc' }, { 'x-api-key': ada.token + 'x' }, { authorization: `Bearer ${ada.token}`, 'x-api-key': ada.token }]) {
+    for (const headers of <Record<string, string>[]>[{}, { authorization: `Bearer ${key}` }, { 'x-api-key': key }, { 'x-access-key': key }, { authorization: 'Bearer not.a.jwt' }, { authorization: 'Basic abc' }, { 'x-api-key': ada.token + 'x' }, { authorization: `Bearer ${ada.token}`, 'x-api-key': ada.token }]) {
       const res = await me(ai, headers);
       expect(res.statusCode, JSON.stringify(headers).slice(0, 40)).toBe(401);
       expect(res.json().code).toBe('UNAUTHORIZED');
@@ -56,7 +56,7 @@ describe('AI API', () => {
 describe('Labs API', () => {
   it('answers /me for Authorization: Bearer <JWT> only', async () => {
     expect((await me(labs, { authorization: `Bearer ${ada.token}` })).json()).toMatchObject({ id: ada.id });
-    for (const headers of [{ 'x-api-key': ada.token }, { 'x-api-key': key }, { 'x-access-key': key }, { authorization: `Bearer ${key}` }]) {
+    for (const headers of <Record<string, string>[]>[{ 'x-api-key': ada.token }, { 'x-api-key': key }, { 'x-access-key': key }, { authorization: `Bearer ${key}` }]) {
       const res = await me(labs, headers);
       expect(res.statusCode, Object.keys(headers)[0]).toBe(401);
       expect(res.headers['www-authenticate']).toContain('Bearer realm="overlook-labs"');

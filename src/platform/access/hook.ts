@@ -57,7 +57,8 @@ export const policyOf = (r: RegisteredRoute): AccessPolicy | undefined => r.opti
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined);
 
-async function resolveProject(source: ProjectSource, req: FastifyRequest, dir: AccessDirectory): Promise<ProjectFact> {
+/** The project a request touches, from where its route says it comes. The key explainer calls it too. */
+export async function resolveProject(source: ProjectSource, req: Pick<FastifyRequest, 'params' | 'query' | 'body'>, dir: AccessDirectory): Promise<ProjectFact> {
   const params = req.params as Record<string, unknown>;
   const query = (req.query ?? {}) as Record<string, unknown>;
   switch (source.from) {
@@ -78,7 +79,7 @@ async function resolveProject(source: ProjectSource, req: FastifyRequest, dir: A
       return exid ? dir.projectByExid(exid) : { found: false };
     }
     case 'record': {
-      const ref = await source.resolve(req);
+      const ref = await source.resolve(req as FastifyRequest);
       return ref ? { found: true, ...ref } : { found: false };
     }
     case 'list':

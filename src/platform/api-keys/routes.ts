@@ -8,6 +8,7 @@ import { peopleOnly } from '../access/policy.js';
 import { SCOPE_CATALOGUE } from '../access/scopes.js';
 import { errorResponses } from '../../lib/http/schemas.js';
 import { ApiKeyRecord, ApiKeyWithValue } from './api-key-record.js';
+import { explainValidation } from './explain.js';
 
 const KeyId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const Name = Type.String({ minLength: 1, maxLength: 100 });
@@ -84,6 +85,44 @@ export async function apiKeyRoutes(fastify: FastifyInstance): Promise<void> {
     '/v2/api-keys/:id/revoke',
     { config: closed, schema: { tags, operationId: 'revokeApiKey', summary: 'Revoke a key for good', params: KeyId, response: { 200: ApiKeyRecord, ...errorResponses() } } },
     async (req) => keys.revoke(personOf(req), req.params.id),
+  );
+
+  app.post(
+    '/v2/api-keys/:id/explain',
+    {
+      config: closed,
+      schema: {
+        tags,
+        operationId: 'explainApiKey',
+        summary: 'Test this key: what the access layer would decide for it on a request, and why, step by step',
+        params: KeyId,
+        body: Type.Object(
+          {
+            method: Type.Unsafe<string>({ type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'get', 'post', 'put', 'patch', 'delete'] }),
+            path: Type.String({ minLength: 1, maxLength: 2000, description: 'The path, with any query string, e.g. /v2/cameras/{camera_exid}/ptz/status filled in' }),
+            project_exid: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The body’s project, for endpoints that take it from the body' })),
+          },
+          { additionalProperties: false },
+        ),
+        response: {
+          200: Type.Object({
+            allowed: Type.Boolean(),
+            status: Type.Integer(),
+            code: Type.Union([Type.String(), Type.Null()]),
+            message: Type.String(),
+            endpoint: Type.Union([Type.Object({ method: Type.String(), path: Type.String(), access: Type.String(), scopes: Type.Array(Type.String()) }), Type.Null()]),
+            steps: Type.Array(Type.Object({ step: Type.String(), outcome: Type.String(), detail: Type.String() })),
+          }),
+          ...errorResponses(),
+        },
+      },
+    },
+    async (req) => {
+      const userId = personOf(req);
+      explainValidation(req.body);
+      const key = await keys.get(userId, req.params.id);
+      return app.platform.explainer.explain({ ...key, userId }, req.body);
+    },
   );
 
   app.delete(
