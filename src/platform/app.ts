@@ -17,6 +17,7 @@ import { cameraRoutes } from './cameras/routes.js';
 import { memberRoutes } from './members/routes.js';
 import { progressPhotoRoutes } from './progress-photos/routes.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
+import { keyPageRoutes } from './key-page/routes.js';
 
 export interface PlatformAppOptions {
   config: PlatformConfig;
@@ -46,6 +47,7 @@ export async function buildPlatformApp(opts: PlatformAppOptions): Promise<Fastif
   await app.register(memberRoutes);
   await app.register(progressPhotoRoutes);
   await app.register(apiKeyRoutes);
+  await app.register(keyPageRoutes);
 
   app.addHook('onClose', async () => {
     await services.keys.flush();
