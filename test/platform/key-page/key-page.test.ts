@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The key-management page in a real browser (Debian's Chromium driven by playwright-core): sign in,
 // create a key and copy its value once, regenerate, test, revoke, and the expired state. Screenshots
 // go to test-output/key-page/.
