@@ -2,7 +2,7 @@
 // and the recording knobs. Flags win over environment variables, which win over defaults.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { envNumber, resolveDataDir } from '../lib/config.js';
+import { envNumber, mediaTools, resolveDataDir } from '../lib/config.js';
 
 export interface RecorderConfig {
   /** Holds recorder.sqlite. */
@@ -29,8 +29,7 @@ export function recorderConfig(flags: { dataDir?: string } = {}, env = process.e
     storageRoot,
     segmentSeconds: envNumber('OVERLOOK_RECORDER_SEGMENT_SECONDS', 60, env),
     tokenDays: envNumber('OVERLOOK_RECORDER_TOKEN_DAYS', 7, env),
-    ffmpegPath: env.OVERLOOK_FFMPEG ?? 'ffmpeg',
-    ffprobePath: env.OVERLOOK_FFPROBE ?? 'ffprobe',
+    ...mediaTools(env),
     liveWindow: envNumber('OVERLOOK_RECORDER_LIVE_WINDOW', 6, env),
     bodyLimit: envNumber('OVERLOOK_RECORDER_BODY_LIMIT', 5 * 1024 * 1024, env),
   };

@@ -9,7 +9,7 @@ import type { ConnectionDetails, HealthResult } from './camera-connection.js';
 import { toCameraRecord, type CameraRecord, type CameraRow } from './camera-record.js';
 import type { CameraConnections } from './connections.js';
 import { listReadings, recordReading, voltageSummary, type ReadingFilter } from './battery-readings.js';
-import { DEFAULT_SIM_STATE } from './simulated-camera.js';
+import { DEFAULT_SIM_STATE, type SimState } from './simulated-camera.js';
 import * as repo from './cameras-repository.js';
 import { newId } from '../../lib/ids.js';
 
@@ -65,7 +65,9 @@ export class CamerasService {
         username: c.username,
         password: c.password,
       };
-      if (!connection.snapshot_url && !connection.rtsp_url) throw validation('snapshot_url', 'a real camera needs a snapshot_url or an rtsp_url (or send "simulated": true)');
+      if (!connection.snapshot_url && !connection.rtsp_url && !connection.onvif_url) {
+        throw validation('snapshot_url', 'a real camera needs a snapshot_url, an onvif_url or an rtsp_url (or send "simulated": true)');
+      }
     }
     let exid = makeExid(name);
     for (let i = 0; i < 5 && (await repo.exidTaken(this.db, exid)); i++) exid = makeExid(name);
@@ -167,6 +169,14 @@ export class CamerasService {
 
   async voltageSummary(exid: string, range: { from?: string; to?: string }) {
     return voltageSummary(this.db, (await this.row(exid)).id, range);
+  }
+
+  /** Stores the simulated camera's state (PTZ position, presets) and drops the cached row. */
+  async saveSimState(exid: string, state: SimState): Promise<void> {
+    const row = await this.row(exid);
+    if (row.kind !== 'simulated') throw new ApiError('BAD_REQUEST', 'Only the simulated camera keeps its state here');
+    await repo.updateCamera(this.db, row.id, { sim_state: JSON.stringify(state), updated_at: new Date().toISOString() });
+    this.forget(exid);
   }
 
   /** Drops cached facts about a camera after any change to it. */

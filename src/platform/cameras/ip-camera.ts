@@ -1,46 +1,90 @@
-// A real IP camera: a JPEG snapshot over HTTP (basic authentication when credentials are set), or
-// failing a snapshot URL, a TCP connection to its RTSP port. Digest authentication and ONVIF arrive
-// with the camera features.
+// A real IP camera: a JPEG snapshot over HTTP (digest or basic authentication, urllib), or, without a
+// snapshot URL, the snapshot URI its ONVIF media service gives; PTZ and read-only ONVIF calls through
+// the onvif library; failing both URLs, a TCP connection to its RTSP port for health.
 import { connect } from 'node:net';
-import type { CameraConnection, ConnectionDetails, HealthResult, Snapshot } from './camera-connection.js';
+import type { CameraConnection, ConnectionDetails, HealthResult, OnvifGateway, OnvifService, Snapshot } from './camera-connection.js';
+import { CameraAnswerError, CameraTimeoutError, upstreamError } from './camera-errors.js';
+import { fetchSnapshot } from './http-snapshot.js';
+import type { OnvifClient } from './onvif-client.js';
+import { OnvifPtz } from './onvif-ptz.js';
+import type { PtzControl } from './ptz-control.js';
 
-const TIMEOUT_MS = 5000;
+export interface IpCameraOptions {
+  timeoutMs: number;
+  /** An ONVIF session for this camera (the connections cache shares it between requests). */
+  onvifSession: () => Promise<OnvifClient>;
+  /** Forgets the shared session after a failed exchange (the camera may have rebooted or changed). */
+  dropOnvifSession: () => void;
+}
 
 export class IpCamera implements CameraConnection {
-  constructor(private readonly details: ConnectionDetails) {}
-
-  private headers(): Record<string, string> {
-    const { username, password } = this.details;
-    return username ? { authorization: `Basic ${Buffer.from(`${username}:${password ?? ''}`).toString('base64')}` } : {};
-  }
+  constructor(
+    private readonly details: ConnectionDetails,
+    private readonly opts: IpCameraOptions,
+  ) {}
 
   async snapshot(): Promise<Snapshot> {
-    if (!this.details.snapshot_url) throw new Error('no snapshot URL configured');
-    const res = await fetch(this.details.snapshot_url, { headers: this.headers(), signal: AbortSignal.timeout(TIMEOUT_MS), redirect: 'error' });
-    if (!res.ok) throw new Error(`snapshot URL answered HTTP ${res.status}`);
-    const type = res.headers.get('content-type') ?? '';
-    if (!type.startsWith('image/')) throw new Error(`snapshot URL answered ${type || 'no content type'}, not an image`);
-    const jpeg = Buffer.from(await res.arrayBuffer());
+    const { snapshot_url, onvif_url, username, password } = this.details;
+    let url = snapshot_url;
+    if (!url && onvif_url) {
+      try {
+        url = await (await this.opts.onvifSession()).snapshotUri();
+      } catch (err) {
+        this.opts.dropOnvifSession();
+        throw err;
+      }
+    }
+    if (!url) throw new Error('no snapshot URL or ONVIF address configured');
+    const jpeg = await fetchSnapshot({ url, username, password, timeoutMs: this.opts.timeoutMs });
     return { jpeg, takenAt: new Date() };
+  }
+
+  ptz(): PtzControl | null {
+    return this.details.onvif_url ? new OnvifPtz(this.opts.onvifSession, this.opts.dropOnvifSession) : null;
+  }
+
+  onvif(): OnvifGateway | null {
+    if (!this.details.onvif_url) return null;
+    const { onvifSession: session, dropOnvifSession: drop } = this.opts;
+    return {
+      async services() {
+        try {
+          return (await session()).services();
+        } catch (err) {
+          drop();
+          throw upstreamError(err, 'answer ONVIF');
+        }
+      },
+      async call(service: OnvifService, operation: string, args: Record<string, string>) {
+        try {
+          return await (await session()).raw(service, operation, args);
+        } catch (err) {
+          // A SOAP fault is an answer; anything else may mean a stale session.
+          if (!(err instanceof CameraAnswerError)) drop();
+          throw upstreamError(err, `answer ${operation}`);
+        }
+      },
+    };
   }
 
   private rtspReachable(): Promise<void> {
     const url = new URL(this.details.rtsp_url!);
     const port = Number(url.port || 554);
     return new Promise((resolve, reject) => {
-      const socket = connect({ host: url.hostname, port, timeout: TIMEOUT_MS });
+      const socket = connect({ host: url.hostname, port, timeout: this.opts.timeoutMs });
       socket.once('connect', () => {
         socket.destroy();
         resolve();
       });
       socket.once('timeout', () => {
         socket.destroy();
-        reject(new Error(`RTSP port ${url.hostname}:${port} did not answer`));
+        reject(new CameraTimeoutError(`RTSP port ${url.hostname}:${port} did not answer`));
       });
       socket.once('error', (e) => reject(new Error(`RTSP port ${url.hostname}:${port}: ${e.message}`)));
     });
   }
 
+  /** Online when the camera really answers: a decodable-looking JPEG, and its ONVIF service when configured. */
   async check(): Promise<HealthResult> {
     const started = performance.now();
     const result = (status: 'online' | 'offline', reason: string | null): HealthResult => ({
@@ -50,14 +94,23 @@ export class IpCamera implements CameraConnection {
       reason,
       battery: null,
     });
+    const { snapshot_url, onvif_url, rtsp_url } = this.details;
+    let step = 'snapshot';
     try {
-      if (this.details.snapshot_url) await this.snapshot();
-      else if (this.details.rtsp_url) await this.rtspReachable();
-      else return result('offline', 'no snapshot or RTSP URL configured');
+      if (snapshot_url || onvif_url) {
+        const shot = await this.snapshot();
+        if (shot.jpeg[0] !== 0xff || shot.jpeg[1] !== 0xd8) return result('offline', 'the snapshot is not a JPEG');
+        if (onvif_url && snapshot_url) {
+          step = 'ONVIF';
+          await this.opts.onvifSession();
+        }
+      } else if (rtsp_url) await this.rtspReachable();
+      else return result('offline', 'no snapshot, ONVIF or RTSP address configured');
       return result('online', null);
     } catch (err) {
       const e = err as Error;
-      return result('offline', e.name === 'TimeoutError' ? 'the camera did not answer in time' : e.message);
+      const timedOut = e instanceof CameraTimeoutError || e.name === 'HttpClientRequestTimeoutError' || e.name === 'TimeoutError';
+      return result('offline', `${step}: ${timedOut ? 'the camera did not answer in time' : e.message}`);
     }
   }
 }

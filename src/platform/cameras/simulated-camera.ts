@@ -1,16 +1,12 @@
 // The built-in simulated camera: renders a real JPEG (sharp, from SVG) with the time and its PTZ
 // position drawn on it, and reports a battery that charges by day like a solar-powered site camera.
 import sharp from 'sharp';
-import type { CameraConnection, HealthResult, Snapshot } from './camera-connection.js';
+import type { CameraConnection, HealthResult, OnvifGateway, Snapshot } from './camera-connection.js';
+import type { PtzControl } from './ptz-control.js';
+import { SimulatedPtz, simPosition, type SimState } from './simulated-ptz.js';
+import { SimulatedOnvif } from './simulated-onvif.js';
 
-export interface SimState {
-  pan: number;
-  tilt: number;
-  zoom: number;
-  presets: { token: string; name: string; pan: number; tilt: number; zoom: number }[];
-}
-
-export const DEFAULT_SIM_STATE: SimState = { pan: 0, tilt: 0, zoom: 1, presets: [] };
+export { DEFAULT_SIM_STATE, type SimState } from './simulated-ptz.js';
 
 const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -29,13 +25,25 @@ export class SimulatedCamera implements CameraConnection {
     private readonly timeZone: string,
     private readonly state: SimState,
     private readonly size = { width: 640, height: 360 },
+    /** Persists the state after a PTZ change (the cameras service writes `cameras.sim_state`). */
+    private readonly save: (state: SimState) => Promise<void> = async () => {
+      throw new Error('this simulated camera connection cannot save its state');
+    },
   ) {}
+
+  ptz(): PtzControl {
+    return new SimulatedPtz(this.state, this.save);
+  }
+
+  onvif(): OnvifGateway {
+    return new SimulatedOnvif(this.name, this.ptz());
+  }
 
   async snapshot(): Promise<Snapshot> {
     const takenAt = new Date();
     const { width, height } = this.size;
     const time = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: this.timeZone }).format(takenAt);
-    const { pan, tilt, zoom } = this.state;
+    const { pan, tilt, zoom } = simPosition(this.state, takenAt);
     // A horizon that moves with pan and tilt, so a PTZ move shows in the picture.
     const horizon = Math.round(height * (0.55 - tilt / 200));
     const offset = Math.round((pan / 180) * width) % width;

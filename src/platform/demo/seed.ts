@@ -32,6 +32,8 @@ export async function seedDemoData(s: PlatformServices): Promise<DemoData | null
   ];
   // A first real health check of each camera records its status and a battery reading.
   for (const c of cams) await s.cameras.checkHealth(c.exid);
+  // Cloud recording on: one snapshot a minute, kept two days (a new camera's default is off).
+  for (const c of cams) await s.recordingSettings.update(c.exid, user.id, { status: 'on', frequency: 1, storage_duration: 2 });
   await s.cameras.addNote(cams[0]!.exid, user.id, { content: 'Crane camera re-aimed at the east core after the pour.', is_public: true });
   return { email: DEMO_EMAIL, password, projects: [tower.exid, bridge.exid], cameras: cams.map((c) => c.exid) };
 }

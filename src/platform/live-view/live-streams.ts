@@ -1,0 +1,112 @@
+// The running live streams, one per camera whoever watches it: the first fetch starts ffmpeg, every
+// later viewer shares it, and a sweep stops a stream nobody has fetched from for the idle timeout.
+// Everything stops with the app. A real camera whose H.264 copy fails is tried again with encoding.
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { ApiError } from '../../lib/errors.js';
+import { HlsStream, type StreamSpec } from './hls-stream.js';
+
+export interface StreamStatus {
+  running: boolean;
+  viewers: number;
+  mode: StreamSpec['mode'] | null;
+}
+
+export class LiveStreams {
+  private streams = new Map<string, HlsStream>();
+  private starting = new Map<string, Promise<HlsStream>>();
+  private sweeper: NodeJS.Timeout | null = null;
+  private closing = false;
+
+  constructor(
+    private readonly root: string,
+    private readonly ffmpeg: string,
+    readonly idleMs: number,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Clears folders a previous process left behind and starts the idle sweep. */
+  start(): void {
+    mkdirSync(this.root, { recursive: true });
+    for (const name of readdirSync(this.root)) if (name.startsWith('stream-')) rmSync(join(this.root, name), { recursive: true, force: true });
+    this.sweeper = setInterval(() => void this.sweep(), Math.max(100, Math.min(5000, this.idleMs / 4)));
+    this.sweeper.unref();
+  }
+
+  /**
+   * The camera's running stream, started when there is none. `specs` are tried in order (copy, then
+   * encode): a later one only when ffmpeg ended before writing a playlist.
+   */
+  async open(key: string, specs: () => Promise<StreamSpec[]>): Promise<HlsStream> {
+    const running = this.streams.get(key);
+    if (running && !running.stopped) return running;
+    let pending = this.starting.get(key);
+    if (!pending) {
+      pending = this.launch(key, specs).finally(() => this.starting.delete(key));
+      this.starting.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async launch(key: string, specs: () => Promise<StreamSpec[]>): Promise<HlsStream> {
+    if (this.closing) throw new ApiError('SERVICE_UNAVAILABLE', 'The server is shutting down');
+    mkdirSync(this.root, { recursive: true });
+    const list = await specs();
+    let lastError: unknown = null;
+    for (const spec of list) {
+      const stream = new HlsStream(this.root, spec, this.ffmpeg, this.log, key);
+      try {
+        await stream.start();
+      } catch (err) {
+        await stream.stop();
+        lastError = err;
+        // Only a quick failure of a copy is worth a second try with encoding; a timeout is not.
+        if (err instanceof ApiError && err.code === 'BAD_GATEWAY') continue;
+        throw err;
+      }
+      if (this.closing) {
+        await stream.stop();
+        throw new ApiError('SERVICE_UNAVAILABLE', 'The server is shutting down');
+      }
+      stream.onDied = () => void this.end(key, stream);
+      this.streams.set(key, stream);
+      this.log.info({ stream: key, mode: spec.mode, pid: stream.pid }, 'live stream started');
+      return stream;
+    }
+    throw lastError ?? new ApiError('BAD_GATEWAY', 'The live stream could not start');
+  }
+
+  get(key: string): HlsStream | null {
+    const s = this.streams.get(key);
+    return s && !s.stopped ? s : null;
+  }
+
+  status(key: string): StreamStatus {
+    const s = this.get(key);
+    return s ? { running: true, viewers: s.viewerCount(this.idleMs), mode: s.spec.mode } : { running: false, viewers: 0, mode: null };
+  }
+
+  private async end(key: string, stream: HlsStream): Promise<void> {
+    if (this.streams.get(key) === stream) this.streams.delete(key);
+    await stream.stop();
+  }
+
+  private async sweep(): Promise<void> {
+    const now = Date.now();
+    for (const [key, stream] of this.streams) {
+      if (now - stream.lastFetch > this.idleMs) {
+        this.log.info({ stream: key }, 'live stream idle: stopping');
+        await this.end(key, stream);
+      }
+    }
+  }
+
+  /** Stops every stream (the app is closing); streams still starting are stopped as they finish. */
+  async close(): Promise<void> {
+    this.closing = true;
+    if (this.sweeper) clearInterval(this.sweeper);
+    await Promise.allSettled([...this.starting.values()]);
+    await Promise.all([...this.streams.entries()].map(([key, s]) => this.end(key, s)));
+  }
+}

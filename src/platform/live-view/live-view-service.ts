@@ -1,0 +1,260 @@
+// Live view (seed §4.6): a snapshot straight from the camera, an HLS stream made on demand by ffmpeg
+// and shared by every viewer of the camera, and the stream's details. Real cameras are reached through
+// their stored connection (credentials stay server-side); the simulated camera's stream is made by ffmpeg.
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { FastifyBaseLogger } from 'fastify';
+import type { JwtSigner } from '../../lib/auth/jwt.js';
+import type { PlatformConfig } from '../../lib/config.js';
+import { ApiError } from '../../lib/errors.js';
+import type { AccessDirectory } from '../access/directory.js';
+import { tokenChallenge } from '../access/decide.js';
+import type { Principal } from '../access/principal.js';
+import type { CameraRow } from '../cameras/camera-record.js';
+import type { ConnectionDetails } from '../cameras/camera-connection.js';
+import type { CameraConnections } from '../cameras/connections.js';
+import type { CamerasService } from '../cameras/cameras-service.js';
+import { PLAYLIST_FILE, rtspHlsArgs, SEGMENT_NAME, SIMULATED_STREAM, simulatedHlsArgs, withCredentials } from './ffmpeg-args.js';
+import type { StreamSpec } from './hls-stream.js';
+import { LiveStreams, type StreamStatus } from './live-streams.js';
+import { MediaTokens, SEGMENT_TOKEN_SECONDS, subjectOf, type MediaClaims } from './media-tokens.js';
+import { avcCodecs, masterPlaylist, withTokens } from './playlists.js';
+import { ProbeError, StreamProbe, type StreamInfo } from './stream-probe.js';
+
+const run = promisify(execFile);
+
+export interface LiveSnapshot {
+  jpeg: Buffer;
+  takenAt: Date;
+}
+
+export interface StreamingDetails {
+  hls_url: string;
+  rtsp_url: string | null;
+  rtmp_url: string | null;
+  source: 'simulated' | 'rtsp' | null;
+  codec: string | null;
+  profile: string | null;
+  width: number | null;
+  height: number | null;
+  fps: number | null;
+  /** Why the source could not be read, when it could not. */
+  source_error: string | null;
+  hls: StreamStatus;
+}
+
+export interface HlsEntry {
+  playlist: string;
+  playlistUrl: string;
+  expiresAt: Date;
+}
+
+const details = (row: CameraRow): ConnectionDetails & { rtmp_url?: string } => {
+  try {
+    return JSON.parse(row.connection) as ConnectionDetails & { rtmp_url?: string };
+  } catch {
+    return {};
+  }
+};
+
+/** A URL as it may be shown: never with a user name or password in it. */
+const withoutCredentials = (url: string): string | null => {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    return u.toString();
+  } catch {
+    return null;
+  }
+};
+
+/**
+ * Where the camera's stream is read from: its RTSP URL with credentials (for ffmpeg only), and the key
+ * its probe is cached under, which changes when the URL or credentials do.
+ */
+const source = (row: CameraRow, conn: ConnectionDetails): { url: string; key: string } => {
+  const url = withCredentials(conn.rtsp_url!, conn.username, conn.password);
+  return { url, key: `${row.exid}:${createHash('sha256').update(url).digest('base64url').slice(0, 16)}` };
+};
+
+const probeFailure = (err: unknown): ApiError => {
+  if (err instanceof ProbeError) return new ApiError(err.timedOut ? 'GATEWAY_TIMEOUT' : 'BAD_GATEWAY', `The camera’s stream could not be read: ${err.message}`);
+  return err instanceof ApiError ? err : new ApiError('BAD_GATEWAY', 'The camera’s stream could not be read');
+};
+
+export class LiveViewService {
+  constructor(
+    private readonly config: PlatformConfig,
+    private readonly cameras: CamerasService,
+    private readonly connections: CameraConnections,
+    private readonly directory: Pick<AccessDirectory, 'roleOf'>,
+    private readonly tokens: MediaTokens,
+    private readonly probe: StreamProbe,
+    readonly streams: LiveStreams,
+  ) {}
+
+  // ---- snapshots
+
+  /** A frame from the camera now: its snapshot URL (or the simulated camera), else a frame of its RTSP stream. */
+  async snapshot(exid: string): Promise<LiveSnapshot> {
+    const row = await this.cameras.row(exid);
+    const conn = details(row);
+    if (row.kind !== 'simulated' && !conn.snapshot_url) {
+      if (!conn.rtsp_url) throw new ApiError('NOT_FOUND', 'This camera has no snapshot URL or RTSP URL configured');
+      return this.frameFromRtsp(row, conn);
+    }
+    try {
+      const shot = await this.connections.connect(row).snapshot();
+      return { jpeg: shot.jpeg, takenAt: shot.takenAt };
+    } catch (err) {
+      const e = err as Error;
+      if (e.name === 'TimeoutError' || e.name === 'AbortError') throw new ApiError('GATEWAY_TIMEOUT', 'The camera did not answer the snapshot request in time');
+      throw new ApiError('BAD_GATEWAY', `The camera gave no snapshot: ${e.message}`);
+    }
+  }
+
+  private async frameFromRtsp(row: CameraRow, conn: ConnectionDetails): Promise<LiveSnapshot> {
+    const { url, key } = source(row, conn);
+    const info = await this.probe.probe(key, url).catch((err) => Promise.reject(probeFailure(err)));
+    try {
+      const { stdout } = await run(
+        this.config.ffmpegPath,
+        ['-hide_banner', '-nostdin', '-loglevel', 'error', '-rtsp_transport', info.transport, '-timeout', '10000000', '-i', url, '-map', '0:v:0', '-frames:v', '1', '-f', 'image2', '-c:v', 'mjpeg', '-q:v', '4', 'pipe:1'],
+        { encoding: 'buffer', timeout: 15_000, maxBuffer: 32 * 1024 * 1024 },
+      );
+      if (stdout.length < 4 || stdout[0] !== 0xff || stdout[1] !== 0xd8) throw new Error('no frame');
+      return { jpeg: stdout, takenAt: new Date() };
+    } catch (err) {
+      if ((err as { killed?: boolean }).killed) throw new ApiError('GATEWAY_TIMEOUT', 'The camera’s stream gave no frame in time');
+      throw new ApiError('BAD_GATEWAY', 'The camera’s stream gave no frame');
+    }
+  }
+
+  // ---- HLS
+
+  private hlsPath(exid: string): string {
+    return `/v2/cameras/${encodeURIComponent(exid)}/hls`;
+  }
+
+  /** What makes the camera's stream, in the order to try; 404 when the camera has none. */
+  private async specs(row: CameraRow): Promise<StreamSpec[]> {
+    if (row.kind === 'simulated') {
+      return [{ mode: 'simulated', args: simulatedHlsArgs(), env: { TZ: row.timezone }, files: { 'name.txt': row.name.replace(/[\r\n]+/g, ' ') } }];
+    }
+    const conn = details(row);
+    if (!conn.rtsp_url) throw new ApiError('NOT_FOUND', 'This camera has no live stream: no RTSP URL is configured');
+    const { url, key } = source(row, conn);
+    let info: StreamInfo;
+    try {
+      info = await this.probe.probe(key, url);
+    } catch (err) {
+      throw probeFailure(err);
+    }
+    const encode: StreamSpec = { mode: 'encode', args: rtspHlsArgs(url, info.transport, false) };
+    return info.codec === 'h264' ? [{ mode: 'copy', args: rtspHlsArgs(url, info.transport, true) }, encode] : [encode];
+  }
+
+  /** What the master playlist can announce without asking the camera: what is known already. */
+  private variantInfo(row: CameraRow): { width: number | null; height: number | null; profile: string | null } {
+    if (row.kind === 'simulated') return SIMULATED_STREAM;
+    const conn = details(row);
+    const info = conn.rtsp_url ? this.probe.cached(source(row, conn).key) : null;
+    if (!info) return { width: null, height: null, profile: null };
+    const encoded = info.codec !== 'h264' || this.streams.get(row.exid)?.spec.mode === 'encode';
+    return { width: info.width, height: info.height, profile: encoded ? 'Main' : info.profile };
+  }
+
+  /** The master playlist for a caller, naming the media playlist with a fresh media token. */
+  async master(exid: string, principal: Principal): Promise<HlsEntry> {
+    if (principal.kind === 'anonymous') throw new ApiError('UNAUTHORIZED', 'A credential is required');
+    const row = await this.cameras.row(exid);
+    if (row.kind !== 'simulated' && !details(row).rtsp_url) throw new ApiError('NOT_FOUND', 'This camera has no live stream: no RTSP URL is configured');
+    const { token, expiresAt } = await this.tokens.issue({ cameraExid: exid, subject: subjectOf(principal), userId: principal.userId, viewerId: this.tokens.newViewer() }, this.config.mediaTokenSeconds);
+    const variant = `hls/${PLAYLIST_FILE}?token=${encodeURIComponent(token)}`;
+    const v = this.variantInfo(row);
+    return {
+      playlist: masterPlaylist(variant, { width: v.width, height: v.height, codecs: avcCodecs(v.profile) }),
+      playlistUrl: `${this.config.publicUrl}${this.hlsPath(exid)}/${PLAYLIST_FILE}?token=${encodeURIComponent(token)}`,
+      expiresAt,
+    };
+  }
+
+  /** The live media playlist (starting the stream if needed), every segment URI with a fresh token. */
+  async mediaPlaylist(exid: string, viewer: MediaClaims): Promise<string> {
+    const row = await this.cameras.row(exid);
+    // A token outlives nobody's access by more than one playlist reload: removed members stop watching.
+    if (!(await this.directory.roleOf(viewer.userId, row.project_id))) {
+      throw new ApiError('UNAUTHORIZED', 'The person this media token was issued to no longer sees this camera', { headers: { 'www-authenticate': tokenChallenge('media') } });
+    }
+    const stream = await this.streams.open(exid, () => this.specs(row));
+    stream.touch(viewer.viewerId);
+    let text: string;
+    try {
+      text = await readFile(join(stream.dir, PLAYLIST_FILE), 'utf8');
+    } catch {
+      throw new ApiError('SERVICE_UNAVAILABLE', 'The live stream is restarting; try again');
+    }
+    const seconds = Math.min(SEGMENT_TOKEN_SECONDS, this.config.mediaTokenSeconds);
+    const { token } = await this.tokens.issue(viewer, seconds);
+    return withTokens(text, token);
+  }
+
+  /** One segment of the running stream; 404 when the name is not one of ours or it has rolled off. */
+  async segment(exid: string, name: string, viewer: MediaClaims): Promise<Buffer> {
+    if (!SEGMENT_NAME.test(name)) throw new ApiError('NOT_FOUND', 'No such segment');
+    const stream = this.streams.get(exid);
+    if (!stream) throw new ApiError('NOT_FOUND', 'The live stream is not running; fetch the playlist first');
+    stream.touch(viewer.viewerId);
+    try {
+      return await readFile(join(stream.dir, name));
+    } catch {
+      throw new ApiError('NOT_FOUND', 'That segment has rolled off the live playlist');
+    }
+  }
+
+  // ---- details
+
+  async streaming(exid: string): Promise<StreamingDetails> {
+    const row = await this.cameras.row(exid);
+    const conn = details(row);
+    const base: Omit<StreamingDetails, 'codec' | 'profile' | 'width' | 'height' | 'fps' | 'source_error' | 'source'> = {
+      hls_url: `${this.config.publicUrl}${this.hlsPath(exid)}`,
+      rtsp_url: row.kind === 'simulated' || !conn.rtsp_url ? null : withoutCredentials(conn.rtsp_url),
+      rtmp_url: typeof conn.rtmp_url === 'string' ? conn.rtmp_url : null,
+      hls: this.streams.status(exid),
+    };
+    if (row.kind === 'simulated') {
+      const { codec, profile, width, height, fps } = SIMULATED_STREAM;
+      return { ...base, source: 'simulated', codec, profile, width, height, fps, source_error: null };
+    }
+    const none = { codec: null, profile: null, width: null, height: null, fps: null };
+    if (!conn.rtsp_url) return { ...base, source: null, ...none, source_error: 'no RTSP URL is configured' };
+    try {
+      const { url, key } = source(row, conn);
+      const info = await this.probe.probe(key, url);
+      return { ...base, source: 'rtsp', codec: info.codec, profile: info.profile, width: info.width, height: info.height, fps: info.fps, source_error: null };
+    } catch (err) {
+      return { ...base, source: 'rtsp', ...none, source_error: err instanceof ProbeError ? err.message : 'the stream could not be read' };
+    }
+  }
+}
+
+/** Builds live view from the app's config and key; `cameras` is read at call time (the services object is still being built). */
+export function createLiveView(
+  config: PlatformConfig,
+  signer: JwtSigner,
+  log: FastifyBaseLogger,
+  app: () => { cameras: CamerasService; connections: CameraConnections; directory: AccessDirectory },
+): { liveView: LiveViewService; mediaTokens: MediaTokens } {
+  const mediaTokens = new MediaTokens(signer);
+  const streams = new LiveStreams(join(config.dataDir, 'live-hls'), config.ffmpegPath, config.hlsIdleSeconds * 1000, log);
+  const cameras = { row: (exid: string) => app().cameras.row(exid) } as CamerasService;
+  const connections = { connect: (row: CameraRow) => app().connections.connect(row) } as CameraConnections;
+  const directory = { roleOf: (userId: string, projectId: string) => app().directory.roleOf(userId, projectId) };
+  const liveView = new LiveViewService(config, cameras, connections, directory, mediaTokens, new StreamProbe(config.ffprobePath), streams);
+  return { liveView, mediaTokens };
+}

@@ -1,0 +1,33 @@
+// The ONVIF passthrough endpoint (seed §4.6, camera:live_view, viewers): GET only, read-only
+// operations only (see onvif-service.ts). Query parameters other than camera_exid become the
+// operation's arguments, e.g. ?camera_exid=…&ProfileToken=profile_1.
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { fromQueryCamera, scoped } from '../access/policy.js';
+import { errorResponses } from '../../lib/http/schemas.js';
+
+export async function onvifRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { onvif } = app.platform;
+
+  app.get(
+    '/v2/onvif/v20/:service/:operation',
+    {
+      config: { access: scoped(['camera:live_view'], { project: fromQueryCamera }) },
+      schema: {
+        tags: ['onvif'],
+        operationId: 'onvifPassthrough',
+        summary: 'Run a read-only ONVIF operation (Get…) on a camera and answer its SOAP body as JSON',
+        description:
+          'Services: device, media, media2, ptz, imaging, events, deviceio, analytics, recording, search, replay (also as `<name>_service`), as the camera advertises them. ' +
+          'Operations that change the device (anything not Get…) and those revealing secrets (GetUsers, certificates, backups, logs) answer 403 ONVIF_OPERATION_NOT_ALLOWED. ' +
+          'Other query parameters are passed as the operation’s arguments.',
+        params: Type.Object({ service: Type.String({ minLength: 1, maxLength: 64 }), operation: Type.String({ minLength: 1, maxLength: 128 }) }),
+        querystring: Type.Object({ camera_exid: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: Type.String({ maxLength: 256 }) }),
+        response: { 200: Type.Object({}, { additionalProperties: true, description: 'The SOAP Body, e.g. {"GetDeviceInformationResponse": {…}}' }), ...errorResponses(409, 502, 504) },
+      },
+    },
+    (req) => onvif.call(req.query.camera_exid, req.params.service, req.params.operation, req.query as Record<string, string>),
+  );
+}

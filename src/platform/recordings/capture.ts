@@ -1,0 +1,76 @@
+// Takes one JPEG from a camera and stores it as a cloud recording: the bytes into the object store
+// under `snapshotKey`, then the index row. Shared by the recorder loop (source `schedule`) and
+// `POST /v2/cameras/{camera_exid}/snapshots` (source `manual`).
+//
+// Order and crashes: the object is written first, the row second, so a row never points at bytes
+// that were never written. If the row cannot be added the object is deleted again; a crash between
+// the two leaves one unindexed object (invisible to every read, a few tens of kB) and nothing else.
+import type { CameraConnection, Snapshot } from '../cameras/camera-connection.js';
+import { ApiError } from '../../lib/errors.js';
+import { upstreamError } from '../cameras/camera-errors.js';
+import type { ObjectStore } from '../storage/object-store.js';
+import { snapshotKey, type SnapshotIndex, type SnapshotSource } from './snapshot-index.js';
+
+export interface StoredSnapshot {
+  cameraId: string;
+  takenAt: Date;
+  objectKey: string;
+  size: number;
+  source: SnapshotSource;
+  note: string | null;
+}
+
+const JPEG_SOI = 0xffd8;
+
+export class SnapshotWriter {
+  /** Last taken time per camera, so two captures in one process never share a millisecond (and a key). */
+  private readonly lastTaken = new Map<string, number>();
+
+  constructor(
+    private readonly storage: () => ObjectStore,
+    private readonly index: () => SnapshotIndex,
+  ) {}
+
+  /** Fetches from the camera; errors are the contract's 502/504. */
+  async fetch(conn: CameraConnection): Promise<Snapshot> {
+    let shot: Snapshot;
+    try {
+      shot = await conn.snapshot();
+    } catch (err) {
+      throw upstreamError(err, 'give a snapshot');
+    }
+    if (shot.jpeg.length < 4 || shot.jpeg.readUInt16BE(0) !== JPEG_SOI) throw new ApiError('BAD_GATEWAY', 'The camera answered, but not with a JPEG image');
+    return shot;
+  }
+
+  /** Stores a fetched JPEG and indexes it. */
+  async store(cameraId: string, shot: Snapshot, meta: { source: SnapshotSource; note?: string | null; createdBy?: string | null }): Promise<StoredSnapshot> {
+    let at = this.uniqueTime(cameraId, shot.takenAt.getTime());
+    for (let attempt = 0; ; attempt++) {
+      const takenAt = new Date(at);
+      const objectKey = snapshotKey(cameraId, takenAt);
+      await this.storage().put(objectKey, shot.jpeg, 'image/jpeg');
+      try {
+        await this.index().add({ cameraId, takenAt, objectKey, size: shot.jpeg.length, source: meta.source, note: meta.note ?? null, createdBy: meta.createdBy ?? null });
+        return { cameraId, takenAt, objectKey, size: shot.jpeg.length, source: meta.source, note: meta.note ?? null };
+      } catch (err) {
+        // Another process stored a frame in the same millisecond: the key is that row's, so the object
+        // stays (it now holds an equally fresh frame); try the next millisecond.
+        if (err instanceof ApiError && err.code === 'CONFLICT' && attempt < 3) {
+          at = this.uniqueTime(cameraId, at + 1);
+          continue;
+        }
+        await this.storage().delete([objectKey]).catch(() => {});
+        throw err;
+      }
+    }
+  }
+
+  private uniqueTime(cameraId: string, ms: number): number {
+    const last = this.lastTaken.get(cameraId);
+    const at = last !== undefined && ms <= last ? last + 1 : ms;
+    this.lastTaken.set(cameraId, at);
+    if (this.lastTaken.size > 100_000) this.lastTaken.clear();
+    return at;
+  }
+}

@@ -1,0 +1,151 @@
+// What the recordings read endpoints ask of the cloud recordings: the camera's frames by time (exact,
+// nearest, first, last, a page), which local days and hours hold any (in the camera's time zone), the
+// JPEG bytes from the object store, and a small cached thumbnail of the latest frame.
+import sharp from 'sharp';
+import { ApiError, validation } from '../../lib/errors.js';
+import { isTimeZone } from '../../lib/time-zone.js';
+import type { CamerasService } from '../cameras/cameras-service.js';
+import type { ObjectStore, StoredObject } from '../storage/object-store.js';
+import { dayRanges, hourRanges } from './local-calendar.js';
+import type { SnapshotEntry, SnapshotIndex } from './snapshot-index.js';
+import { daysInMonth, parseCalendarPart, parseTimestamp, type Instant } from './timestamps.js';
+
+export const THUMBNAIL_WIDTH = 320;
+const THUMBNAIL_CACHE = 500;
+export const MAX_LIST_LIMIT = 1000;
+
+export interface ListRequest {
+  from?: string;
+  to?: string;
+  order: 'asc' | 'desc';
+  cursor?: string;
+  limit: number;
+}
+
+export interface ListPage {
+  entries: SnapshotEntry[];
+  totalCount: number;
+  nextCursor: string | null;
+}
+
+const noSnapshot = () => new ApiError('NOT_FOUND', 'No snapshot recorded for this camera at that time');
+
+export class SnapshotReader {
+  /** Thumbnails by the object key of the frame they were made from (so a new frame makes a new one). */
+  private readonly thumbnails = new Map<string, Promise<Buffer>>();
+
+  /** Reads the other services from the platform at call time, so a store swapped in later is used. */
+  constructor(private readonly platform: { cameras: CamerasService; snapshotIndex: SnapshotIndex; storage: ObjectStore }) {}
+
+  private get index(): SnapshotIndex {
+    return this.platform.snapshotIndex;
+  }
+
+  private get storage(): ObjectStore {
+    return this.platform.storage;
+  }
+
+  private async camera(exid: string): Promise<{ id: string; tz: string }> {
+    const row = await this.platform.cameras.row(exid);
+    return { id: row.id, tz: isTimeZone(row.timezone) ? row.timezone : 'UTC' };
+  }
+
+  async latest(exid: string): Promise<SnapshotEntry> {
+    return (await this.index.latest((await this.camera(exid)).id)) ?? throwNone('No snapshot recorded for this camera yet');
+  }
+
+  async oldest(exid: string): Promise<SnapshotEntry> {
+    return (await this.index.oldest((await this.camera(exid)).id)) ?? throwNone('No snapshot recorded for this camera yet');
+  }
+
+  /** The first frame within the span the caller named (that millisecond, that second, that minute, that day). */
+  async at(exid: string, timestamp: string): Promise<SnapshotEntry> {
+    const t: Instant = parseTimestamp('timestamp', timestamp);
+    const { id } = await this.camera(exid);
+    const found = await this.index.firstIn(id, new Date(t.ms).toISOString(), new Date(t.ms + t.precisionMs).toISOString());
+    if (!found) throw noSnapshot();
+    return found;
+  }
+
+  async nearest(exid: string, timestamp: string): Promise<SnapshotEntry> {
+    const t = parseTimestamp('timestamp', timestamp);
+    const { id } = await this.camera(exid);
+    return (await this.index.nearest(id, new Date(t.ms))) ?? throwNone('No snapshot recorded for this camera yet');
+  }
+
+  async list(exid: string, q: ListRequest): Promise<ListPage> {
+    const from = q.from === undefined ? undefined : new Date(parseTimestamp('from', q.from).ms);
+    // `to` names a span (a second, a day…): everything inside it is included.
+    const toInstant = q.to === undefined ? undefined : parseTimestamp('to', q.to);
+    const to = toInstant && new Date(Math.min(toInstant.ms + toInstant.precisionMs - 1, Date.UTC(9999, 11, 31, 23, 59, 59, 999)));
+    if (from && to && to < from) throw validation('to', 'must not be before from');
+    const after = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
+    const { id } = await this.camera(exid);
+    const [entries, totalCount] = await Promise.all([
+      this.index.list(id, { from: from?.toISOString(), to: to?.toISOString(), order: q.order, after, limit: q.limit + 1 }),
+      this.index.count(id, from, to),
+    ]);
+    const more = entries.length > q.limit;
+    if (more) entries.pop();
+    return { entries, totalCount, nextCursor: more ? encodeCursor(entries[entries.length - 1]!.takenAt) : null };
+  }
+
+  async days(exid: string, yearRaw: string, monthRaw: string): Promise<number[]> {
+    const year = parseCalendarPart('year', yearRaw, 9999, 1970);
+    const month = parseCalendarPart('month', monthRaw, 12);
+    const { id, tz } = await this.camera(exid);
+    return this.index.keysWithData(id, dayRanges(tz, year, month));
+  }
+
+  async hours(exid: string, yearRaw: string, monthRaw: string, dayRaw: string): Promise<number[]> {
+    const year = parseCalendarPart('year', yearRaw, 9999, 1970);
+    const month = parseCalendarPart('month', monthRaw, 12);
+    const day = parseCalendarPart('day', dayRaw, daysInMonth(year, month));
+    const { id, tz } = await this.camera(exid);
+    return this.index.keysWithData(id, hourRanges(tz, year, month, day));
+  }
+
+  /** The frame's JPEG as a stream; 404 when the object is gone (e.g. removed by retention meanwhile). */
+  async image(entry: SnapshotEntry): Promise<StoredObject> {
+    return (await this.storage.get(entry.objectKey)) ?? throwNone('The snapshot image is no longer stored');
+  }
+
+  async bytes(entry: SnapshotEntry): Promise<Buffer> {
+    return (await this.storage.getBytes(entry.objectKey)) ?? throwNone('The snapshot image is no longer stored');
+  }
+
+  /** The latest frame, THUMBNAIL_WIDTH pixels wide (never enlarged), made once per frame. */
+  async thumbnail(exid: string): Promise<{ entry: SnapshotEntry; jpeg: Buffer }> {
+    const entry = await this.latest(exid);
+    let made = this.thumbnails.get(entry.objectKey);
+    if (!made) {
+      made = this.bytes(entry).then((full) =>
+        sharp(full).rotate().resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true }).jpeg({ quality: 75, mozjpeg: false }).toBuffer(),
+      );
+      if (this.thumbnails.size >= THUMBNAIL_CACHE) this.thumbnails.delete(this.thumbnails.keys().next().value!);
+      this.thumbnails.set(entry.objectKey, made);
+      // A failure is not cached: the next request tries again.
+      made.catch(() => this.thumbnails.delete(entry.objectKey));
+    }
+    try {
+      return { entry, jpeg: await made };
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      throw new ApiError('NOT_FOUND', 'The latest snapshot could not be read as an image');
+    }
+  }
+}
+
+function throwNone(message: string): never {
+  throw new ApiError('NOT_FOUND', message);
+}
+
+const encodeCursor = (takenAt: string) => Buffer.from(takenAt).toString('base64url');
+
+function decodeCursor(cursor: string): string {
+  const text = /^[A-Za-z0-9_-]{1,64}$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/.test(text) || Number.isNaN(Date.parse(text))) {
+    throw validation('cursor', 'is not a cursor this endpoint returned');
+  }
+  return text;
+}

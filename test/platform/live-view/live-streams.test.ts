@@ -1,0 +1,44 @@
+// The stream manager on its own, with real ffmpeg: a copy that fails falls back to the next way of
+// making the stream; a source that never works answers 502 with ffmpeg's reason; closing stops all.
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FastifyBaseLogger } from 'fastify';
+import { afterAll, describe, expect, it } from 'vitest';
+import { simulatedHlsArgs } from '../../../src/platform/live-view/ffmpeg-args.js';
+import { LiveStreams } from '../../../src/platform/live-view/live-streams.js';
+import { ApiError } from '../../../src/lib/errors.js';
+import { processesWith, scratchDir } from './media-helpers.js';
+
+const scratch = scratchDir();
+const quiet = { warn() {}, info() {} } as unknown as FastifyBaseLogger;
+afterAll(() => scratch.remove());
+
+describe('LiveStreams', () => {
+  it('falls back when the first way fails, reports a source that never works, and stops everything on close', async () => {
+    const root = join(scratch.dir, 'live');
+    const streams = new LiveStreams(root, 'ffmpeg', 60_000, quiet);
+    streams.start();
+    const broken = { mode: 'copy' as const, args: ['-hide_banner', '-nostdin', '-loglevel', 'error', '-i', 'no-such-input.mp4', '-c', 'copy', '-f', 'hls', 'live.m3u8'] };
+    const working = { mode: 'encode' as const, args: simulatedHlsArgs(), env: { TZ: 'UTC' }, files: { 'name.txt': 'Fallback' } };
+
+    const stream = await streams.open('cam-a', async () => [broken, working]);
+    expect(stream.spec.mode).toBe('encode');
+    expect(streams.status('cam-a')).toMatchObject({ running: true, mode: 'encode' });
+    // The failed attempt left no folder behind.
+    expect(readdirSync(root)).toEqual([stream.dir.split('/').pop()]);
+
+    const failure = await streams.open('cam-b', async () => [broken]).catch((e) => e);
+    expect(failure).toBeInstanceOf(ApiError);
+    expect((failure as ApiError).code).toBe('BAD_GATEWAY');
+    expect((failure as ApiError).message).toContain('could not start');
+
+    // Two viewers at once get the same stream.
+    const [x, y] = await Promise.all([streams.open('cam-c', async () => [working]), streams.open('cam-c', async () => [working])]);
+    expect(x).toBe(y);
+
+    await streams.close();
+    expect(existsSync(stream.dir) || existsSync(x.dir)).toBe(false);
+    expect(processesWith('live.m3u8', root)).toEqual([]);
+    await expect(streams.open('cam-d', async () => [working])).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  });
+});
