@@ -6,6 +6,7 @@ import { registerRecorderCommands } from './recorder/cli.js';
 import { registerJwtServiceCommand } from './lib/services/serve-command.js';
 import { buildAiApp } from './ai/app.js';
 import { buildLabsApp } from './labs/app.js';
+import { registerMcpCommand } from './mcp/command.js';
 
 const program = new Command('overlook').description('Overlook: construction-site camera platform').version('0.1.0');
 program.showHelpAfterError();
@@ -13,6 +14,7 @@ program.showHelpAfterError();
 registerPlatformCommands(program);
 registerRecorderCommands(program);
 registerJwtServiceCommand(program, 'ai', 'Run the AI API (platform JWT in Authorization: Bearer or x-api-key)', buildAiApp);
+registerMcpCommand(program);
 registerJwtServiceCommand(program, 'labs', 'Run the Labs API (platform JWT in Authorization: Bearer)', buildLabsApp);
 
 program.parseAsync(process.argv).catch((err: unknown) => {

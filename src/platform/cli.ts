@@ -7,6 +7,7 @@ import { ApiError } from '../lib/errors.js';
 import { closeOnSignals, startPlatform } from './server.js';
 import { createUser } from './users/create-user.js';
 import { seedDemoData } from './demo/seed.js';
+import { startCompanions } from './companions.js';
 
 const serveOptions = (cmd: Command) =>
   cmd
@@ -21,8 +22,11 @@ export function registerPlatformCommands(program: Command): void {
     closeOnSignals(running.close);
   });
 
-  serveOptions(program.command('up').description('Run the platform services with demo data on first start')).action(async (opts) => {
+  serveOptions(program.command('up').description('Run the main API, MCP, AI and Labs in one process, with demo data on first start')).action(async (opts) => {
     const running = await startPlatform(opts);
+    // The other services listen on their own ports (OVERLOOK_MCP_PORT, OVERLOOK_AI_PORT, OVERLOOK_LABS_PORT)
+    // and reach this main API at the address it really listens on; --port moves the main API only.
+    const others = await startCompanions(running.url, { host: opts.host });
     const demo = await seedDemoData(running.app.platform);
     if (demo) {
       process.stdout.write(
@@ -31,8 +35,14 @@ export function registerPlatformCommands(program: Command): void {
     } else {
       process.stdout.write('overlook: demo data already present (created on first start)\n');
     }
-    process.stdout.write(`overlook: main API  ${running.url}  (API reference ${running.url}/docs)\n`);
-    closeOnSignals(running.close);
+    process.stdout.write(`overlook: main API  ${running.url}  (API reference ${running.url}/docs, OAuth ${running.url}/.well-known/oauth-authorization-server)\n`);
+    process.stdout.write(`overlook: MCP       ${others.mcp.resourceUrl}\n`);
+    process.stdout.write(`overlook: AI API    ${others.ai}\n`);
+    process.stdout.write(`overlook: Labs API  ${others.labs}\n`);
+    closeOnSignals(async () => {
+      await others.close();
+      await running.close();
+    });
   });
 
   program

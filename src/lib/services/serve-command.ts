@@ -6,19 +6,22 @@ import { closeOnSignals } from '../../platform/server.js';
 
 export const DEFAULT_API_URL = 'http://127.0.0.1:3000';
 
+/** The flags of contract §1 plus --api-url, for the services that act through the main API (mcp, ai, labs). */
+export function withCompanionFlags(cmd: Command, port: string, dataDirNote: string, apiUrlNote: string): Command {
+  return cmd
+    .option('--host <host>', 'address to listen on (default 127.0.0.1, or OVERLOOK_HOST)')
+    .option('--port <port>', port)
+    .option('--data-dir <dir>', `data directory (default ./data); ${dataDirNote}`)
+    .option('--api-url <url>', apiUrlNote, process.env.OVERLOOK_API_URL ?? DEFAULT_API_URL);
+}
+
 export function registerJwtServiceCommand(
   program: Command,
   service: Extract<ServiceName, 'ai' | 'labs'>,
   description: string,
   build: (opts: { apiUrl: string }) => Promise<FastifyInstance>,
 ): void {
-  program
-    .command(service)
-    .description(description)
-    .option('--host <host>', 'address to listen on (default 127.0.0.1, or OVERLOOK_HOST)')
-    .option('--port <port>', 'port to listen on')
-    .option('--data-dir <dir>', 'data directory (default ./data); this service keeps nothing in it yet')
-    .option('--api-url <url>', 'the main API, whose JWKS and sessions it trusts', process.env.OVERLOOK_API_URL ?? DEFAULT_API_URL)
+  withCompanionFlags(program.command(service).description(description), 'port to listen on', 'this service keeps nothing in it yet', 'the main API, whose JWKS and sessions it trusts')
     .action(async (opts) => {
       resolveDataDir(opts);
       const apiUrl = new URL(opts.apiUrl).toString();

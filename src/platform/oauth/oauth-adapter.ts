@@ -1,0 +1,90 @@
+// oidc-provider's storage adapter over the platform database (Kysely, SQLite or PostgreSQL): every model
+// it persists is one row of `oauth_records`, keyed by (model, id), with the lookup columns it asks by.
+// Expired rows are treated as absent when read and swept now and then when written.
+import type { Db } from '../../lib/db/index.js';
+
+/** The shape oidc-provider calls (see its memory adapter): one instance per model name. */
+export interface OidcAdapter {
+  upsert(id: string, payload: Record<string, unknown>, expiresIn?: number): Promise<void>;
+  find(id: string): Promise<Record<string, unknown> | undefined>;
+  findByUserCode(userCode: string): Promise<Record<string, unknown> | undefined>;
+  findByUid(uid: string): Promise<Record<string, unknown> | undefined>;
+  consume(id: string): Promise<void>;
+  destroy(id: string): Promise<void>;
+  revokeByGrantId(grantId: string): Promise<void>;
+}
+
+// Expired rows are deleted once every this many writes.
+const SWEEP_EVERY = 200;
+
+export function createOauthAdapter(db: Db): new (model: string) => OidcAdapter {
+  let writes = 0;
+  const k = db.kysely;
+
+  const sweep = async () => {
+    await k.deleteFrom('oauth_records').where('expires_at', '<', new Date().toISOString()).execute();
+  };
+
+  const live = (row: { payload: string; expires_at: string | null; consumed_at: string | null } | undefined) => {
+    if (!row) return undefined;
+    if (row.expires_at && Date.parse(row.expires_at) <= Date.now()) return undefined;
+    const payload = JSON.parse(row.payload) as Record<string, unknown>;
+    // oidc-provider reads `consumed` to refuse a code or a rotated refresh token used a second time.
+    if (row.consumed_at) payload.consumed = Math.floor(Date.parse(row.consumed_at) / 1000);
+    return payload;
+  };
+
+  // Lookups come straight from request parameters: a NUL byte (which PostgreSQL refuses in text) or an
+  // absurd length is simply not found, never a database error.
+  const usable = (v: string) => typeof v === 'string' && v.length > 0 && v.length <= 512 && !v.includes('\u0000');
+
+  return class KyselyOidcAdapter implements OidcAdapter {
+    constructor(private readonly model: string) {}
+
+    async upsert(id: string, payload: Record<string, unknown>, expiresIn?: number): Promise<void> {
+      const now = new Date();
+      const row = {
+        payload: JSON.stringify(payload),
+        grant_id: typeof payload.grantId === 'string' ? payload.grantId : null,
+        user_code: typeof payload.userCode === 'string' ? payload.userCode : null,
+        uid: typeof payload.uid === 'string' ? payload.uid : null,
+        expires_at: expiresIn ? new Date(now.getTime() + expiresIn * 1000).toISOString() : null,
+      };
+      await k
+        .insertInto('oauth_records')
+        .values({ model: this.model, id, ...row, owner_id: null, created_at: now.toISOString(), consumed_at: null })
+        .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(row))
+        .execute();
+      if (++writes % SWEEP_EVERY === 0) await sweep();
+    }
+
+    async find(id: string) {
+      if (!usable(id)) return undefined;
+      return live(await k.selectFrom('oauth_records').select(['payload', 'expires_at', 'consumed_at']).where('model', '=', this.model).where('id', '=', id).executeTakeFirst());
+    }
+
+    async findByUserCode(userCode: string) {
+      if (!usable(userCode)) return undefined;
+      return live(await k.selectFrom('oauth_records').select(['payload', 'expires_at', 'consumed_at']).where('model', '=', this.model).where('user_code', '=', userCode).executeTakeFirst());
+    }
+
+    async findByUid(uid: string) {
+      if (!usable(uid)) return undefined;
+      return live(await k.selectFrom('oauth_records').select(['payload', 'expires_at', 'consumed_at']).where('model', '=', this.model).where('uid', '=', uid).executeTakeFirst());
+    }
+
+    async consume(id: string): Promise<void> {
+      if (!usable(id)) return;
+      await k.updateTable('oauth_records').set({ consumed_at: new Date().toISOString() }).where('model', '=', this.model).where('id', '=', id).execute();
+    }
+
+    async destroy(id: string): Promise<void> {
+      if (!usable(id)) return;
+      await k.deleteFrom('oauth_records').where('model', '=', this.model).where('id', '=', id).execute();
+    }
+
+    async revokeByGrantId(grantId: string): Promise<void> {
+      await k.deleteFrom('oauth_records').where('grant_id', '=', grantId).execute();
+    }
+  };
+}
