@@ -1,0 +1,32 @@
+// A person's own audit events: what they did and what was done to their account (by admins,
+// impersonators or their keys). People only: not in the scope map, so API keys are refused.
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { peopleOnly } from '../access/policy.js';
+import { errorResponses } from '../../lib/http/schemas.js';
+import { actingUserId } from '../http/principal-helpers.js';
+import { AuditPage, AuditQueryString, auditQuery } from './audit-schemas.js';
+
+export async function auditRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
+    '/v2/users/audit',
+    {
+      config: { access: peopleOnly() },
+      schema: {
+        tags: ['users'],
+        operationId: 'listMyAuditEvents',
+        summary: 'Your security events (sign-ins, sessions, keys, membership, administration of your account), newest first',
+        querystring: Type.Object(AuditQueryString, { additionalProperties: false }),
+        response: { 200: AuditPage, ...errorResponses() },
+      },
+    },
+    async (req) => {
+      const me = actingUserId(req);
+      const page = await app.platform.audit.list({ ...auditQuery(req.query), involving: me });
+      // Where someone else acted on your account (an admin, a project owner), where they were is theirs.
+      return { ...page, data: page.data.map((e) => (e.actor_user_id === me && !e.impersonator_id ? e : { ...e, ip: null, user_agent: null })) };
+    },
+  );
+}

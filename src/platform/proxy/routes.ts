@@ -1,0 +1,50 @@
+// `/v2/crm/*` and `/v2/cms/*`: the customer-relationship and content-management proxies (seed §4.10:
+// closed to API keys). People only. Bodies pass through as bytes, whatever their type.
+import type { FastifyInstance } from 'fastify';
+import { peopleOnly } from '../access/policy.js';
+import { errorResponses } from '../../lib/http/schemas.js';
+import { actingUserId } from '../http/principal-helpers.js';
+import { findUserById } from '../users/user-record.js';
+import type { UpstreamProxy } from './upstream-proxy.js';
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+const NAMES = { crm: 'customer-relationship', cms: 'content-management' } as const;
+
+export async function proxyRoutes(app: FastifyInstance): Promise<void> {
+  // Raw bytes, not parsed JSON: the upstream gets exactly what the client sent (within the body limit).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  for (const proxy of [app.platform.proxies.crm, app.platform.proxies.cms] as UpstreamProxy[]) {
+    const prefix = `/v2/${proxy.name}`;
+    for (const method of METHODS) {
+      app.route({
+        method,
+        url: `${prefix}/*`,
+        config: { access: peopleOnly() },
+        schema: {
+          tags: ['proxies'],
+          operationId: `${proxy.name}Proxy${method[0]}${method.slice(1).toLowerCase()}`,
+          summary: `Pass a request through to the ${NAMES[proxy.name]} service (allow-listed paths only)`,
+          response: { ...errorResponses(502, 504) },
+        },
+        handler: async (req, reply) => {
+          const raw = req.raw.url ?? '';
+          const q = raw.indexOf('?');
+          const path = (q < 0 ? raw : raw.slice(0, q)).slice(prefix.length) || '/';
+          const userId = actingUserId(req);
+          const user = await findUserById(app.platform.db, userId);
+          const answer = await proxy.forward({
+            method,
+            path,
+            query: q < 0 ? '' : raw.slice(q + 1),
+            headers: req.headers,
+            body: Buffer.isBuffer(req.body) ? req.body : undefined,
+            user: { id: userId, email: user?.email },
+          });
+          return reply.code(answer.status).headers(answer.headers).send(answer.body);
+        },
+      });
+    }
+  }
+}
