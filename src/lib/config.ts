@@ -1,6 +1,7 @@
 // Configuration shared by every service: flags win over environment variables, which win over defaults.
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { adminConfig, type AdminConfig } from './admin-config.js';
 
 export interface ServeFlags {
   host?: string;
@@ -59,6 +60,11 @@ export function envNumber(name: string, fallback: number, env = process.env): nu
   return n;
 }
 
+/** The ffmpeg and ffprobe binaries (OVERLOOK_FFMPEG, OVERLOOK_FFPROBE), shared by the platform and the recorder. */
+export function mediaTools(env = process.env): { ffmpegPath: string; ffprobePath: string } {
+  return { ffmpegPath: env.OVERLOOK_FFMPEG || 'ffmpeg', ffprobePath: env.OVERLOOK_FFPROBE || 'ffprobe' };
+}
+
 export interface PlatformConfig {
   dataDir: string;
   /** PostgreSQL connection string; unset means embedded SQLite in the data dir. */
@@ -78,6 +84,31 @@ export interface PlatformConfig {
   loginBlockSeconds: number;
   /** Whether new people may sign themselves up (no sign-up endpoint exists yet; reported by signup_options). */
   signupEnabled: boolean;
+  /** Live view: ffmpeg and ffprobe binaries (OVERLOOK_FFMPEG, OVERLOOK_FFPROBE). */
+  ffmpegPath: string;
+  ffprobePath: string;
+  /** Live view: an on-demand HLS stream stops after this many seconds without a playlist or segment fetch. */
+  hlsIdleSeconds: number;
+  /** Live view: lifetime of the media token in the URL `/hls` hands out, in seconds. */
+  mediaTokenSeconds: number;
+  /** Whether the API process runs the cloud recordings loop (recorder and retention). */
+  recordingLoop: boolean;
+  /** Most camera fetches the recording loop runs at once. */
+  recordingConcurrency: number;
+  /** Where binary objects go: files under `<dataDir>/objects`, or an S3-compatible bucket. */
+  storage: StorageConfig;
+  /** Largest ANPR plate image accepted, in bytes of JPEG (the request body limit applies too). */
+  anprImageMaxBytes: number;
+  /** Largest ANPR event metadata accepted, in bytes of JSON. */
+  anprMetadataMaxBytes: number;
+  /** Real cameras: how long one snapshot or ONVIF exchange may take, in milliseconds. */
+  cameraTimeoutMs: number;
+  /** Administration: impersonation, OpenID Connect sign-in providers, CRM and CMS proxies (src/lib/admin-config.ts). */
+  admin: AdminConfig;
+  /** OAuth: the MCP server's resource URL (its `/mcp`), the resource access tokens are issued for. */
+  mcpUrl: string;
+  /** OAuth: signing and cookie keys as JSON (OVERLOOK_OAUTH_KEYS); generated into the data dir when absent. */
+  oauthKeysJson?: string;
 }
 
 export function platformConfig(flags: { dataDir?: string } = {}, env = process.env, address?: ServiceAddress): PlatformConfig {
@@ -94,5 +125,38 @@ export function platformConfig(flags: { dataDir?: string } = {}, env = process.e
     loginFailuresPerAddress: envNumber('OVERLOOK_LOGIN_FAILURES_PER_ADDRESS', 20, env),
     loginBlockSeconds: envNumber('OVERLOOK_LOGIN_BLOCK_SECONDS', 60, env),
     signupEnabled: env.OVERLOOK_SIGNUP === '1',
+    ...mediaTools(env),
+    hlsIdleSeconds: envNumber('OVERLOOK_HLS_IDLE_SECONDS', 30, env),
+    mediaTokenSeconds: envNumber('OVERLOOK_MEDIA_TOKEN_SECONDS', 600, env),
+    recordingLoop: !['0', 'false', 'off', 'no'].includes((env.OVERLOOK_RECORDING_LOOP ?? '').toLowerCase()),
+    recordingConcurrency: envNumber('OVERLOOK_RECORDING_CONCURRENCY', 16, env),
+    storage: storageConfig(env),
+    anprImageMaxBytes: envNumber('OVERLOOK_ANPR_IMAGE_MAX_BYTES', 512 * 1024, env),
+    anprMetadataMaxBytes: envNumber('OVERLOOK_ANPR_METADATA_MAX_BYTES', 8 * 1024, env),
+    cameraTimeoutMs: envNumber('OVERLOOK_CAMERA_TIMEOUT_MS', 5000, env),
+    admin: adminConfig(env),
+    mcpUrl: env.OVERLOOK_MCP_URL || `http://127.0.0.1:${env.OVERLOOK_MCP_PORT || DEFAULT_PORTS.mcp}/mcp`,
+    oauthKeysJson: env.OVERLOOK_OAUTH_KEYS || undefined,
+  };
+}
+
+export type StorageConfig =
+  | { kind: 'fs' }
+  | { kind: 's3'; endpoint?: string; bucket: string; region: string; accessKeyId?: string; secretAccessKey?: string };
+
+/** OVERLOOK_STORAGE=s3 with OVERLOOK_S3_* picks an S3-compatible bucket (path-style addressing). */
+export function storageConfig(env = process.env): StorageConfig {
+  const kind = env.OVERLOOK_STORAGE || 'fs';
+  if (kind === 'fs') return { kind: 'fs' };
+  if (kind !== 's3') throw new Error(`OVERLOOK_STORAGE must be fs or s3, got ${kind}`);
+  const bucket = env.OVERLOOK_S3_BUCKET;
+  if (!bucket) throw new Error('OVERLOOK_STORAGE=s3 needs OVERLOOK_S3_BUCKET');
+  return {
+    kind: 's3',
+    endpoint: env.OVERLOOK_S3_ENDPOINT || undefined,
+    bucket,
+    region: env.OVERLOOK_S3_REGION || 'us-east-1',
+    accessKeyId: env.OVERLOOK_S3_ACCESS_KEY_ID || undefined,
+    secretAccessKey: env.OVERLOOK_S3_SECRET_ACCESS_KEY || undefined,
   };
 }

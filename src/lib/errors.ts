@@ -10,11 +10,19 @@ export const ERROR_STATUS = {
   ENDPOINT_CLOSED_TO_KEYS: 403,
   PROJECT_NOT_ALLOWED: 403,
   PERMISSION_DENIED: 403,
+  /** The ONVIF passthrough forwards read-only operations only. */
+  ONVIF_OPERATION_NOT_ALLOWED: 403,
+  /** An impersonated session may not manage API keys, change the password or administer the platform. */
+  NOT_ALLOWED_WHILE_IMPERSONATING: 403,
+  /** A platform admin disabled this account (said only after a correct password). */
+  ACCOUNT_DISABLED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
   API_KEY_EXPIRED: 409,
   API_KEY_REVOKED: 409,
+  /** A PTZ call to a camera without pan-tilt-zoom. */
+  PTZ_NOT_SUPPORTED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_REQUESTS: 429,

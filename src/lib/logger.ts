@@ -27,5 +27,5 @@ export function loggerOptions(level = process.env.OVERLOOK_LOG_LEVEL ?? 'info'):
 export function redactQuery(url: string): string {
   const q = url.indexOf('?');
   if (q < 0) return url;
-  return url.slice(0, q) + url.slice(q).replace(/([?&](?:token|access_token|key|api_key)=)[^&]*/gi, '$1[redacted]');
+  return url.slice(0, q) + url.slice(q).replace(/([?&](?:token|access_token|key|api_key|code)=)[^&]*/gi, '$1[redacted]');
 }

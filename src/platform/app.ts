@@ -18,6 +18,20 @@ import { memberRoutes } from './members/routes.js';
 import { progressPhotoRoutes } from './progress-photos/routes.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
 import { keyPageRoutes } from './key-page/routes.js';
+import { ptzRoutes } from './ptz/routes.js';
+import { onvifRoutes } from './onvif/routes.js';
+import { liveViewRoutes } from './live-view/routes.js';
+import { anprRoutes } from './anpr/routes.js';
+import { recordingReadRoutes } from './recordings/read-routes.js';
+import { recordingWriteRoutes } from './recordings/write-routes.js';
+import { adminRoutes } from './admin/routes.js';
+import { auditRoutes } from './audit/routes.js';
+import { providerSignInRoutes } from './auth/provider-routes.js';
+import { proxyRoutes } from './proxy/routes.js';
+import { loadOauthKeys } from './oauth/oauth-keys.js';
+import { OauthServer } from './oauth/oauth-server.js';
+import { oauthRoutes } from './oauth/routes.js';
+import { developerAppRoutes } from './developer-apps/routes.js';
 
 export interface PlatformAppOptions {
   config: PlatformConfig;
@@ -34,6 +48,10 @@ export async function buildPlatformApp(opts: PlatformAppOptions): Promise<Fastif
   const signer = opts.signer ?? (await loadJwtSigner({ dataDir: opts.config.dataDir, privateKeyPem: opts.config.jwtPrivateKeyPem }));
   const services = createServices(opts.config, opts.db, signer, app.log);
   app.decorate('platform', services);
+  // The OAuth authorization server; its access tokens for the main API are accepted as the person's.
+  const oauth = new OauthServer(opts.config, opts.db, await loadOauthKeys({ dataDir: opts.config.dataDir, json: opts.config.oauthKeysJson }), app.log);
+  app.decorate('oauth', oauth);
+  services.sessions.otherTokens = (token) => oauth.verifyAccessToken(token);
 
   await app.register(accessLayer(services, services.routes));
   await registerOpenApi(app);
@@ -48,10 +66,30 @@ export async function buildPlatformApp(opts: PlatformAppOptions): Promise<Fastif
   await app.register(progressPhotoRoutes);
   await app.register(apiKeyRoutes);
   await app.register(keyPageRoutes);
+  await app.register(ptzRoutes);
+  await app.register(onvifRoutes);
+  await app.register(liveViewRoutes);
+  await app.register(anprRoutes);
+  await app.register(recordingReadRoutes);
+  await app.register(recordingWriteRoutes);
+  await app.register(adminRoutes);
+  await app.register(auditRoutes);
+  await app.register(providerSignInRoutes);
+  await app.register(proxyRoutes);
+  await app.register(oauthRoutes(oauth));
+  await app.register(developerAppRoutes);
+
+  // The cloud recorder runs inside the API process, from ready to close (OVERLOOK_RECORDING_LOOP=0: off).
+  if (opts.config.recordingLoop) app.addHook('onReady', async () => services.recorder.start());
+  app.addHook('onClose', async () => {
+    await services.recorder.stop();
+    (services.storage as { close?: () => void }).close?.();
+  });
 
   app.addHook('onClose', async () => {
     await services.keys.flush();
     await services.sessions.flush();
+    await services.proxies.pool.close();
   });
   return app;
 }

@@ -10,17 +10,27 @@ import { KeyStore } from './api-keys/key-store.js';
 import { ApiKeysService } from './api-keys/api-keys-service.js';
 import { AccessExplainer } from './api-keys/explain.js';
 import { SessionStore } from './auth/session-store.js';
+import { AuditLog } from './audit/audit-log.js';
+import { createAdminServices, type AdminServices } from './admin/admin-services.js';
 import { LoginThrottle } from './auth/login-throttle.js';
 import { NotificationsService } from './notifications/notifications-service.js';
 import { CameraConnections } from './cameras/connections.js';
 import { CamerasService } from './cameras/cameras-service.js';
+import { PtzService } from './ptz/ptz-service.js';
+import { OnvifPassthroughService } from './onvif/onvif-service.js';
 import { ProjectsService } from './projects/projects-service.js';
 import { MembersService } from './members/members-service.js';
 import type { ObjectStore } from './storage/object-store.js';
-import { FsObjectStore } from './storage/fs-object-store.js';
-import { join } from 'node:path';
+import { AnprService } from './anpr/anpr-service.js';
+import { IngestionTokens } from './anpr/ingestion-tokens.js';
+import { SnapshotIndex } from './recordings/snapshot-index.js';
+import { SnapshotReader } from './recordings/snapshot-reader.js';
+import { createRecordingServices, type RecordingServices } from './recordings/recording-services.js';
+import { createObjectStore } from './storage/create-object-store.js';
+import { createLiveView } from './live-view/live-view-service.js';
+import type { LiveViewService } from './live-view/live-view-service.js';
 
-export interface PlatformServices {
+export interface PlatformServices extends RecordingServices, AdminServices {
   config: PlatformConfig;
   db: Db;
   signer: JwtSigner;
@@ -34,8 +44,22 @@ export interface PlatformServices {
   cameras: CamerasService;
   projects: ProjectsService;
   members: MembersService;
+  /** Pan-tilt-zoom control of simulated and ONVIF cameras. */
+  ptz: PtzService;
+  /** The read-only ONVIF passthrough. */
+  onvif: OnvifPassthroughService;
   /** Binary objects: recorded JPEGs, plate images, rendered media. */
   storage: ObjectStore;
+  /** The cloud recordings' index of stored JPEGs (written by the recorder loop, read by the recordings endpoints). */
+  snapshotIndex: SnapshotIndex;
+  /** The recordings read endpoints' service: frames by time, local days/hours, JPEGs, thumbnails. */
+  snapshotReader: SnapshotReader;
+  /** ANPR events of cameras, their plate images and the projects' watch lists. */
+  anpr: AnprService;
+  /** Per-camera tokens cameras and recorders push ANPR events with (the `ingestion` token verifier). */
+  ingestionTokens: IngestionTokens;
+  /** Live view: snapshots, on-demand HLS streams (and the media tokens that open them), stream details. */
+  liveView: LiveViewService;
   /** Every route registered on the app with its access policy: the scope map is derived from it. */
   routes: RegisteredRoute[];
   /** Answers what the access layer would decide for a key on a request (the key page's “test this key”). */
@@ -54,27 +78,43 @@ export function createServices(config: PlatformConfig, db: Db, signer: JwtSigner
   const directory = new AccessDirectory(db);
   const routes: RegisteredRoute[] = [];
   const keys = new KeyStore(db, log);
-  const connections = new CameraConnections(db);
+  const sessions = new SessionStore(db, signer, config.sessionDays, log);
+  const audit = new AuditLog(db, log);
+  const connections = new CameraConnections(db, config.cameraTimeoutMs);
   const notifications = new NotificationsService(db);
   const members = new MembersService(db, directory, notifications);
   members.onMembershipRemoved = (userId) => keys.forgetUser(userId);
-  return {
+  members.audit = audit;
+  const cameras = new CamerasService(db, directory, connections);
+  const ingestionTokens = new IngestionTokens(db);
+  const { liveView, mediaTokens } = createLiveView(config, signer, log, () => base);
+  const base: Omit<PlatformServices, 'snapshotReader' | keyof RecordingServices> = {
     config,
     db,
     signer,
     directory,
     keys,
-    apiKeys: new ApiKeysService(db, keys),
-    sessions: new SessionStore(db, signer, config.sessionDays, log),
+    apiKeys: new ApiKeysService(db, keys, audit),
+    sessions,
     loginThrottle: new LoginThrottle(config),
     notifications,
     connections,
-    cameras: new CamerasService(db, directory, connections),
+    cameras,
+    ptz: new PtzService(cameras, connections),
+    onvif: new OnvifPassthroughService(cameras, connections),
     projects: new ProjectsService(db, directory),
     members,
-    storage: new FsObjectStore(join(config.dataDir, 'objects')),
+    storage: createObjectStore(config.storage, config.dataDir),
+    snapshotIndex: new SnapshotIndex(db),
+    // Reads the app's storage and cameras at call time, like the snapshot reader.
+    anpr: new AnprService(db, config, () => base),
+    ingestionTokens,
+    liveView,
     routes,
     explainer: new AccessExplainer(routes, directory),
-    tokenVerifiers: {},
+    ...createAdminServices(config, db, { sessions, keys, directory, audit }),
+    tokenVerifiers: { ingestion: ingestionTokens.verifier, media: mediaTokens.verifier() },
   };
+  // Built on the finished object: it reads `storage` and `cameras` from it at call time.
+  return Object.assign(base, { snapshotReader: new SnapshotReader(base), ...createRecordingServices(base, log) });
 }

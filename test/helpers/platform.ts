@@ -29,7 +29,8 @@ let counter = 0;
 
 export async function buildTestPlatform(env: Record<string, string> = {}): Promise<TestPlatform> {
   const t = await createTestDb();
-  const config = { ...platformConfig({ dataDir: t.dataDir }, { ...env }), databaseUrl: t.databaseUrl };
+  // The cloud recorder loop is off unless a test turns it on: frames appear only where a test stores them.
+  const config = { ...platformConfig({ dataDir: t.dataDir }, { OVERLOOK_RECORDING_LOOP: '0', ...env }), databaseUrl: t.databaseUrl };
   const app = await buildPlatformApp({ config, db: t.db, logger: false });
   await app.ready();
 

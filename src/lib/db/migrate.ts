@@ -3,10 +3,20 @@ import { Migrator, sql, type Migration, type MigrationProvider, type MigrationRe
 import type { Db } from './index.js';
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run on any schema's database */
 import * as foundation from './migrations/20261122_0001_foundation.js';
+import * as snapshotIndex from './migrations/20261123_0001_snapshot_index.js';
+import * as cloudRecordings from './migrations/20261123_0002_cloud_recordings.js';
+import * as anpr from './migrations/20261123_0003_anpr.js';
+import * as oauth from './migrations/20261123_0005_oauth.js';
+import * as audit from './migrations/20261123_0006_audit.js';
 
 // Listed by hand, not read from the folder, so the same code works from `src/` under tsx and from `dist/`.
 export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
   '20261122_0001_foundation': foundation,
+  '20261123_0001_snapshot_index': snapshotIndex,
+  '20261123_0002_cloud_recordings': cloudRecordings,
+  '20261123_0003_anpr': anpr,
+  '20261123_0005_oauth': oauth,
+  '20261123_0006_audit': audit,
 };
 
 class StaticProvider implements MigrationProvider {
@@ -16,14 +26,18 @@ class StaticProvider implements MigrationProvider {
   }
 }
 
+// Kysely looks for its migration tables in every PostgreSQL schema unless told which one: with another
+// schema already migrated (tests run side by side, one schema each) it would skip creating its own.
+const inSchema = (db: Db<any>) => (db.pgSchema ? { migrationTableSchema: db.pgSchema } : {});
+
 export async function migrateToLatest(db: Db<any>, migrations: Record<string, Migration> = PLATFORM_MIGRATIONS): Promise<string[]> {
   if (db.pgSchema) await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(db.pgSchema)}`.execute(db.kysely);
-  const migrator = new Migrator({ db: db.kysely, provider: new StaticProvider(migrations) });
+  const migrator = new Migrator({ db: db.kysely, provider: new StaticProvider(migrations), ...inSchema(db) });
   return check(await migrator.migrateToLatest());
 }
 
 export async function migrateDownAll(db: Db<any>, migrations: Record<string, Migration> = PLATFORM_MIGRATIONS): Promise<string[]> {
-  const migrator = new Migrator({ db: db.kysely, provider: new StaticProvider(migrations) });
+  const migrator = new Migrator({ db: db.kysely, provider: new StaticProvider(migrations), ...inSchema(db) });
   const { NO_MIGRATIONS } = await import('kysely');
   return check(await migrator.migrateTo(NO_MIGRATIONS));
 }

@@ -12,6 +12,8 @@ export interface UsersTable {
   features: string;
   created_at: string;
   updated_at: string;
+  /** Set while a platform admin has disabled the account: no sign-in, no session, no key works. */
+  disabled_at?: string | null;
 }
 
 export interface SessionsTable {
@@ -23,6 +25,8 @@ export interface SessionsTable {
   revoked_at: string | null;
   ip: string | null;
   user_agent: string | null;
+  /** The platform admin acting as this user, when the session is an impersonation. */
+  impersonator_id?: string | null;
 }
 
 export interface SessionActivitiesTable {
@@ -158,8 +162,152 @@ export interface OauthProviderTokensTable {
   created_at: string;
 }
 
+/** One stored JPEG of a camera's cloud recordings (the index; the bytes are in the object store). */
+export interface SnapshotsTable {
+  camera_id: string;
+  /** When the frame was taken: ISO-8601 UTC with milliseconds; (camera_id, taken_at) is the primary key. */
+  taken_at: string;
+  object_key: string;
+  size: number;
+  /** schedule | manual */
+  source: string;
+  note: string | null;
+  created_by: string | null;
+  created_at: string;
+}
+
+/** Snapshot counts per camera per UTC 15-minute bucket, kept in the same transactions as `snapshots`. */
+export interface SnapshotBucketsTable {
+  camera_id: string;
+  /** floor(epoch milliseconds / 900 000) */
+  bucket: number;
+  count: number;
+}
+
+/** One number-plate read of a camera (plate image, if any, in the object store under `image_key`). */
+export interface AnprEventsTable {
+  id: string;
+  camera_id: string;
+  /** Normalised: upper-case, no spaces or dashes. */
+  plate: string;
+  /** As the camera read it. */
+  plate_raw: string;
+  captured_at: string;
+  /** in | out | unknown */
+  direction: string;
+  confidence: number | null;
+  /** JSON [x1, y1, x2, y2] */
+  bbox: string | null;
+  /** pixels | normalized */
+  bbox_units: string | null;
+  image_key: string | null;
+  /** JSON object */
+  metadata: string;
+  token_id: string | null;
+  created_at: string;
+}
+
+/** A camera's or recorder's token for pushing ANPR events; only the SHA-256 of the value is kept. */
+export interface AnprIngestionTokensTable {
+  id: string;
+  camera_id: string;
+  name: string;
+  token_hash: string;
+  token_hint: string;
+  created_by: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** Plates a project watches for (`GET …/anpr/matched`), keyed by the normalised plate. */
+export interface AnprWatchlistTable {
+  project_id: string;
+  plate: string;
+  label: string;
+  created_by: string | null;
+  created_at: string;
+}
+
+/** A camera's cloud recording settings; a camera without a row records nothing (status off). */
+export interface CameraRecordingSettingsTable {
+  camera_id: string;
+  /** on | off | paused */
+  status: string;
+  /** Snapshots a minute, 1 to 60. */
+  frequency: number;
+  /** Days to keep, or -1 forever. */
+  storage_duration: number;
+  /** JSON: weekday -> ["HH:MM-HH:MM", …] in the camera's time zone; null = always. */
+  schedule: string | null;
+  updated_by: string | null;
+  updated_at: string;
+}
+
+/** One record oidc-provider persists (client, grant, session, interaction, code, refresh token…). */
+export interface OauthRecordsTable {
+  model: string;
+  id: string;
+  /** JSON. */
+  payload: string;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  /** The person who registered this client through /v2/developer/apps (clients only). */
+  owner_id: string | null;
+  created_at: string;
+  expires_at: string | null;
+  consumed_at: string | null;
+}
+
+/** One security-relevant event (administration, issue 7). Never holds a key value, password or token. */
+export interface AuditEventsTable {
+  id: string;
+  created_at: string;
+  /** e.g. auth.login, api_key.created, admin.user_disabled */
+  action: string;
+  /** success | failure | refused */
+  outcome: string;
+  actor_user_id: string | null;
+  actor_key_id: string | null;
+  /** The admin behind an impersonated session. */
+  impersonator_id: string | null;
+  /** Whose account the event concerns (the owner of a key, the person signed in…). */
+  subject_user_id: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  /** JSON object, scrubbed of secrets. */
+  details: string;
+}
+
+/** A provider sign-in between the redirect and the callback (state, nonce and PKCE verifier). */
+export interface OidcLoginStatesTable {
+  state: string;
+  provider: string;
+  code_verifier: string;
+  nonce: string;
+  return_to: string | null;
+  created_at: string;
+  expires_at: string;
+}
+
+/** A person's account at an external OpenID Connect provider, linked by verified e-mail. */
+export interface UserIdentitiesTable {
+  provider: string;
+  subject: string;
+  user_id: string;
+  email: string;
+  created_at: string;
+  last_login_at: string;
+}
+
 export interface Database {
   users: UsersTable;
+  audit_events: AuditEventsTable;
+  oidc_login_states: OidcLoginStatesTable;
+  user_identities: UserIdentitiesTable;
   sessions: SessionsTable;
   session_activities: SessionActivitiesTable;
   notifications: NotificationsTable;
@@ -172,5 +320,12 @@ export interface Database {
   api_keys: ApiKeysTable;
   api_key_projects: ApiKeyProjectsTable;
   oauth_provider_tokens: OauthProviderTokensTable;
+  snapshots: SnapshotsTable;
+  snapshot_buckets: SnapshotBucketsTable;
+  camera_recording_settings: CameraRecordingSettingsTable;
+  anpr_events: AnprEventsTable;
+  anpr_ingestion_tokens: AnprIngestionTokensTable;
+  anpr_watchlist: AnprWatchlistTable;
+  oauth_records: OauthRecordsTable;
 }
 

@@ -92,6 +92,22 @@ export function decide(input: DecisionInput): Decision {
     }
   }
 
+  // People-only conditions on the person (keys never get here on people routes: refused above).
+  if (policy.access === 'people' && principal.kind === 'user') {
+    // An app's OAuth token reaches what keys reach, and only the people routes that declare it.
+    if (principal.delegated && !policy.delegated && !policy.anonymous) {
+      return refuse('PERMISSION_DENIED', 'An OAuth access token reaches only the endpoints open to delegated access (those with API-key scopes); sign in for this one');
+    }
+    if (policy.admin && (!principal.isAdmin || principal.impersonatorId)) {
+      return principal.impersonatorId
+        ? refuse('NOT_ALLOWED_WHILE_IMPERSONATING', 'Platform administration is not available in an impersonated session', { required: ['platform_admin'] })
+        : refuse('PERMISSION_DENIED', 'This endpoint is for platform administrators', { required: ['platform_admin'] });
+    }
+    if (policy.notImpersonated && principal.impersonatorId) {
+      return refuse('NOT_ALLOWED_WHILE_IMPERSONATING', 'Not allowed in an impersonated session: API keys and passwords are only changed by their owner');
+    }
+  }
+
   const source = policy.project;
   if (!source || source.from === 'list') {
     return { outcome: 'allow', reason: source ? 'list endpoint: results limited to the caller’s projects' : 'endpoint touches no project' };

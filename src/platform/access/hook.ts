@@ -12,6 +12,7 @@ import type { AccessDirectory, ProjectRef } from './directory.js';
 import type { AccessPolicy, ProjectSource, Role, TokenKind } from './policy.js';
 import { ANONYMOUS, type Principal } from './principal.js';
 import { isScope } from './scopes.js';
+import { auditContext, type AuditLog } from '../audit/audit-log.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -43,6 +44,8 @@ export interface AccessDeps {
   directory: AccessDirectory;
   /** One verifier per token kind, registered by the feature that issues the tokens. None: refused. */
   tokenVerifiers: Partial<Record<TokenKind, TokenVerifier>>;
+  /** The audit log: requests refused to API keys are recorded there (sampled). */
+  audit?: Pick<AuditLog, 'keyRefused'>;
 }
 
 /** Routes registered so far, with their policies: the source of the scope map. */
@@ -87,9 +90,13 @@ export async function resolveProject(source: ProjectSource, req: Pick<FastifyReq
   }
 }
 
-function enforce(req: FastifyRequest, decision: Decision): void {
+async function enforce(req: FastifyRequest, decision: Decision, audit?: AccessDeps['audit']): Promise<void> {
   if (decision.outcome !== 'refuse') return;
   const p = req.principal;
+  if (p.kind === 'key' && audit) {
+    // Sampled: most refusals write nothing; the audit log never fails the answer.
+    await audit.keyRefused(auditContext(req), p.keyId, decision.code, { method: req.method, url: req.routeOptions.url ?? req.url });
+  }
   req.log.info(
     {
       access: {
@@ -112,7 +119,7 @@ async function decideWithProject(req: FastifyRequest, policy: AccessPolicy, deps
   const principal = req.principal;
   const role = project.found && principal.kind !== 'anonymous' ? await deps.directory.roleOf(principal.userId, project.id) : null;
   const decision = decide({ principal, policy, project, role });
-  enforce(req, decision);
+  await enforce(req, decision, deps.audit);
   if (project.found) req.project = { id: project.id, exid: project.exid };
   req.role = role;
 }
@@ -152,7 +159,7 @@ export function accessLayer(deps: AccessDeps, registry: RegisteredRoute[]) {
         const verify = deps.tokenVerifiers[policy.token];
         req.tokenGrant = verify ? await verify(req) : null;
         if (!req.tokenGrant && req.headers['x-access-key'] !== undefined) req.principal = await authenticate(req, deps.keys, deps.sessions);
-        return enforce(req, decide({ principal: req.principal, policy, token: req.tokenGrant }));
+        return enforce(req, decide({ principal: req.principal, policy, token: req.tokenGrant }), deps.audit);
       }
       try {
         req.principal = await authenticate(req, deps.keys, deps.sessions);
@@ -161,7 +168,7 @@ export function accessLayer(deps: AccessDeps, registry: RegisteredRoute[]) {
         if (!(policy.access === 'people' && policy.anonymous)) throw err;
       }
       const decision = decide({ principal: req.principal, policy });
-      if (decision.outcome !== 'need-project') return enforce(req, decision);
+      if (decision.outcome !== 'need-project') return enforce(req, decision, deps.audit);
       if ((policy as { project?: ProjectSource }).project?.from === 'body-project') {
         req.accessPendingBody = true;
         return;

@@ -35,6 +35,16 @@ interface ProjectRule {
   role?: Role;
 }
 
+/** Conditions on the signed-in person, for people-only routes. */
+interface PersonRule {
+  /** Platform administrators only (`users.is_admin`), and not through an impersonated session. */
+  admin?: boolean;
+  /** Refused on impersonated sessions: what an admin acting as someone must not do (keys, password). */
+  notImpersonated?: boolean;
+  /** Also open to OAuth access tokens (delegated to an app); people-only routes are closed to them by default. */
+  delegated?: boolean;
+}
+
 /**
  * Credentials of one purpose, bound to one camera, that stand in for people and keys on a few routes:
  * `media` (a short-lived signed token in `?token=` on HLS playlists and segments, for players that
@@ -49,7 +59,7 @@ export type AccessPolicy =
   /** Only a token of this kind, checked by its verifier; closed to API keys, and JWTs are not enough. */
   | { access: 'token'; token: TokenKind }
   /** People only: closed to API keys. `anonymous` lets callers without a credential in (login). */
-  | ({ access: 'people'; anonymous?: boolean } & ProjectRule)
+  | ({ access: 'people'; anonymous?: boolean } & PersonRule & ProjectRule)
   /** People, and API keys holding one of `scopes`. */
   | ({ access: 'scoped'; scopes: readonly Scope[] } & ProjectRule);
 
@@ -61,7 +71,9 @@ export function scopesOf(policy: AccessPolicy): readonly Scope[] {
 // Shorthands used in route definitions.
 export const publicRoute = (): AccessPolicy => ({ access: 'public' });
 export const tokenOnly = (token: TokenKind): AccessPolicy => ({ access: 'token', token });
-export const peopleOnly = (rule: ProjectRule & { anonymous?: boolean } = {}): AccessPolicy => ({ access: 'people', ...rule });
+export const peopleOnly = (rule: ProjectRule & PersonRule & { anonymous?: boolean } = {}): AccessPolicy => ({ access: 'people', ...rule });
+/** Platform administration (`/v2/admin`): signed-in platform admins only, never keys or impersonated sessions. */
+export const adminOnly = (): AccessPolicy => peopleOnly({ admin: true });
 export const scoped = (scopes: readonly Scope[], rule: ProjectRule = {}): AccessPolicy => ({ access: 'scoped', scopes, ...rule });
 
 export const fromPathProject: ProjectSource = { from: 'path-project' };

@@ -18,7 +18,8 @@ export interface ScopeMapEntry {
   token: string | null;
 }
 
-export const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+// A trailing wildcard (the CRM and CMS proxies) is `{*}`, as @fastify/swagger writes it.
+export const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\/\*$/, '/{*}');
 
 const PROJECT_SOURCE: Record<string, string> = {
   'path-project': 'path {exid}',

@@ -8,6 +8,7 @@ import type { KeyStore } from './key-store.js';
 import { statusOf, toApiKeyRecord, type ApiKeyRecord } from './api-key-record.js';
 import * as repo from './api-keys-repository.js';
 import { newId } from '../../lib/ids.js';
+import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/audit-log.js';
 
 export interface KeyInput {
   name?: string;
@@ -23,7 +24,13 @@ export class ApiKeysService {
   constructor(
     private readonly db: Db,
     private readonly store: KeyStore,
+    private readonly audit?: AuditLog,
   ) {}
+
+  /** Every change to a key is an audit event: its name and hint, never its value or hash. */
+  private async audited(ctx: AuditContext | undefined, userId: string, action: string, key: { id: string; name: string }, details: Record<string, unknown> = {}) {
+    await this.audit?.record(ctx ?? { ...SYSTEM_CONTEXT, actorUserId: userId }, { action: `api_key.${action}`, subjectUserId: userId, target: { type: 'api_key', id: key.id }, details: { name: key.name, ...details } });
+  }
 
   private checkExpiry(expiresAt: string, now: number): string {
     const t = Date.parse(expiresAt);
@@ -64,7 +71,7 @@ export class ApiKeysService {
     if (status === 'expired') throw new ApiError('API_KEY_EXPIRED', `An expired key cannot be ${action}; create a new key`);
   }
 
-  async create(userId: string, input: Required<KeyInput>): Promise<ApiKeyRecord & { key: string }> {
+  async create(userId: string, input: Required<KeyInput>, ctx?: AuditContext): Promise<ApiKeyRecord & { key: string }> {
     const now = Date.now();
     const expiresAt = this.checkExpiry(input.expires_at, now);
     const scopes = this.checkScopes(input.scopes);
@@ -86,6 +93,7 @@ export class ApiKeysService {
     };
     if (!row.name) throw validation('name', 'must not be blank');
     await repo.insertKey(this.db, row, projectIds);
+    await this.audited(ctx, userId, 'created', row, { scopes, projects: input.projects, expires_at: expiresAt });
     return { ...(await this.record(row)), key: value };
   }
 
@@ -99,7 +107,7 @@ export class ApiKeysService {
     return this.record(await this.mustFind(userId, id));
   }
 
-  async edit(userId: string, id: string, input: KeyInput): Promise<ApiKeyRecord> {
+  async edit(userId: string, id: string, input: KeyInput, ctx?: AuditContext): Promise<ApiKeyRecord> {
     const row = await this.mustFind(userId, id);
     ApiKeysService.refuseDead(row, 'edited');
     const set: Record<string, string> = { updated_at: new Date().toISOString() };
@@ -112,31 +120,35 @@ export class ApiKeysService {
     const projectIds = input.projects !== undefined ? await this.checkProjects(userId, input.projects) : undefined;
     await repo.updateKey(this.db, id, set, projectIds);
     this.store.forgetKey(id);
+    await this.audited(ctx, userId, 'edited', { id, name: set.name ?? row.name }, { changed: Object.keys(input).filter((k) => input[k as keyof KeyInput] !== undefined) });
     return this.get(userId, id);
   }
 
-  async regenerate(userId: string, id: string): Promise<ApiKeyRecord & { key: string }> {
+  async regenerate(userId: string, id: string, ctx?: AuditContext): Promise<ApiKeyRecord & { key: string }> {
     const row = await this.mustFind(userId, id);
     ApiKeysService.refuseDead(row, 'regenerated');
     const value = generateApiKey();
     await repo.updateKey(this.db, id, { key_hash: hashApiKey(value), key_hint: keyHint(value), updated_at: new Date().toISOString() });
     this.store.forgetKey(id);
+    await this.audited(ctx, userId, 'regenerated', row);
     return { ...(await this.get(userId, id)), key: value };
   }
 
-  async revoke(userId: string, id: string): Promise<ApiKeyRecord> {
+  async revoke(userId: string, id: string, ctx?: AuditContext): Promise<ApiKeyRecord> {
     const row = await this.mustFind(userId, id);
     if (!row.revoked_at) {
       const now = new Date().toISOString();
       await repo.updateKey(this.db, id, { revoked_at: now, updated_at: now });
+      await this.audited(ctx, userId, 'revoked', row);
     }
     this.store.forgetKey(id);
     return this.get(userId, id);
   }
 
-  async remove(userId: string, id: string): Promise<void> {
-    await this.mustFind(userId, id);
+  async remove(userId: string, id: string, ctx?: AuditContext): Promise<void> {
+    const row = await this.mustFind(userId, id);
     await repo.deleteKeyRow(this.db, id);
     this.store.forgetKey(id);
+    await this.audited(ctx, userId, 'deleted', row);
   }
 }

@@ -16,9 +16,11 @@ export interface ActiveKey {
   projectIds: ReadonlySet<string>;
   expiresAt: number;
   revoked: boolean;
+  /** The owner's account is disabled by a platform admin. */
+  ownerDisabled: boolean;
 }
 
-export type KeyLookup = { ok: true; key: ActiveKey } | { ok: false; reason: 'malformed' | 'unknown' | 'expired' | 'revoked' };
+export type KeyLookup = { ok: true; key: ActiveKey } | { ok: false; reason: 'malformed' | 'unknown' | 'expired' | 'revoked' | 'disabled' };
 
 const CACHE_LIMIT = 10_000;
 
@@ -53,6 +55,7 @@ export class KeyStore {
     // The lookup was by hash; compare again in constant time so no path depends on partial matches.
     if (!sameHash(key.hash, digest)) return { ok: false, reason: 'unknown' };
     if (key.revoked) return { ok: false, reason: 'revoked' };
+    if (key.ownerDisabled) return { ok: false, reason: 'disabled' };
     if (key.expiresAt <= now) return { ok: false, reason: 'expired' };
     this.lastUsed.mark(key.id, now);
     return { ok: true, key };
@@ -61,8 +64,9 @@ export class KeyStore {
   private async load(hash: string): Promise<ActiveKey | null> {
     const row = await this.db.kysely
       .selectFrom('api_keys')
-      .select(['id', 'user_id', 'key_hash', 'scopes', 'expires_at', 'revoked_at'])
-      .where('key_hash', '=', hash)
+      .innerJoin('users', 'users.id', 'api_keys.user_id')
+      .select(['api_keys.id', 'api_keys.user_id', 'api_keys.key_hash', 'api_keys.scopes', 'api_keys.expires_at', 'api_keys.revoked_at', 'users.disabled_at'])
+      .where('api_keys.key_hash', '=', hash)
       .executeTakeFirst();
     if (!row) return null;
     const projects = await this.db.kysely.selectFrom('api_key_projects').select('project_id').where('api_key_id', '=', row.id).execute();
@@ -75,6 +79,7 @@ export class KeyStore {
       projectIds: new Set(projects.map((p) => p.project_id)),
       expiresAt: Date.parse(row.expires_at),
       revoked: row.revoked_at !== null,
+      ownerDisabled: !!row.disabled_at,
     };
   }
 

@@ -9,6 +9,7 @@ import { SCOPE_CATALOGUE } from '../access/scopes.js';
 import { errorResponses } from '../../lib/http/schemas.js';
 import { ApiKeyRecord, ApiKeyWithValue } from './api-key-record.js';
 import { explainValidation } from './explain.js';
+import { auditContext } from '../audit/audit-log.js';
 
 const KeyId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const Name = Type.String({ minLength: 1, maxLength: 100 });
@@ -34,6 +35,8 @@ export async function apiKeyRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const keys = app.platform.apiKeys;
   const closed = { access: peopleOnly() };
+  // What an admin impersonating the owner must not do: create, edit or regenerate keys (403).
+  const ownerOnly = { access: peopleOnly({ notImpersonated: true }) };
   const tags = ['api-keys'];
 
   app.get(
@@ -45,10 +48,10 @@ export async function apiKeyRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/v2/api-keys',
     {
-      config: closed,
+      config: ownerOnly,
       schema: { tags, operationId: 'createApiKey', summary: 'Create a key; the value is shown this once', body: CreateBody, response: { 201: ApiKeyWithValue, ...errorResponses() } },
     },
-    async (req, reply) => reply.code(201).send(await keys.create(personOf(req), req.body)),
+    async (req, reply) => reply.code(201).send(await keys.create(personOf(req), req.body, auditContext(req))),
   );
 
   app.get(
@@ -66,25 +69,25 @@ export async function apiKeyRoutes(fastify: FastifyInstance): Promise<void> {
   app.patch(
     '/v2/api-keys/:id',
     {
-      config: closed,
+      config: ownerOnly,
       schema: { tags, operationId: 'editApiKey', summary: 'Edit a valid key (expired and revoked keys cannot be edited)', params: KeyId, body: EditBody, response: { 200: ApiKeyRecord, ...errorResponses(409) } },
     },
-    async (req) => keys.edit(personOf(req), req.params.id, req.body),
+    async (req) => keys.edit(personOf(req), req.params.id, req.body, auditContext(req)),
   );
 
   app.post(
     '/v2/api-keys/:id/regenerate',
     {
-      config: closed,
+      config: ownerOnly,
       schema: { tags, operationId: 'regenerateApiKey', summary: 'New value for a valid key; the old value stops working at once', params: KeyId, response: { 200: ApiKeyWithValue, ...errorResponses(409) } },
     },
-    async (req) => keys.regenerate(personOf(req), req.params.id),
+    async (req) => keys.regenerate(personOf(req), req.params.id, auditContext(req)),
   );
 
   app.post(
     '/v2/api-keys/:id/revoke',
     { config: closed, schema: { tags, operationId: 'revokeApiKey', summary: 'Revoke a key for good', params: KeyId, response: { 200: ApiKeyRecord, ...errorResponses() } } },
-    async (req) => keys.revoke(personOf(req), req.params.id),
+    async (req) => keys.revoke(personOf(req), req.params.id, auditContext(req)),
   );
 
   app.post(
@@ -129,7 +132,7 @@ export async function apiKeyRoutes(fastify: FastifyInstance): Promise<void> {
     '/v2/api-keys/:id',
     { config: closed, schema: { tags, operationId: 'deleteApiKey', params: KeyId, response: { 204: Type.Null(), ...errorResponses() } } },
     async (req, reply) => {
-      await keys.remove(personOf(req), req.params.id);
+      await keys.remove(personOf(req), req.params.id, auditContext(req));
       return reply.code(204).send(null);
     },
   );

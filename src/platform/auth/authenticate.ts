@@ -32,7 +32,8 @@ export async function authenticate(req: FastifyRequest, keys: KeyStore, sessions
   if (accessKey !== undefined) {
     const found = await keys.lookup(accessKey.trim());
     if (!found.ok) {
-      const why = found.reason === 'malformed' || found.reason === 'unknown' ? 'is not a valid API key' : `is ${found.reason}`;
+      const why =
+        found.reason === 'malformed' || found.reason === 'unknown' ? 'is not a valid API key' : found.reason === 'disabled' ? 'belongs to a disabled account' : `is ${found.reason}`;
       throw unauthorized(`The x-access-key value ${why}`, `${APIKEY}, error="invalid_key"`);
     }
     const { key } = found;
@@ -52,7 +53,7 @@ export async function authenticate(req: FastifyRequest, keys: KeyStore, sessions
       throw unauthorized(`The bearer token ${why}`, `${BEARER}, error="invalid_token"`);
     }
     const { session } = found;
-    return { kind: 'user', userId: session.userId, sessionId: session.id, isAdmin: session.isAdmin };
+    return { kind: 'user', userId: session.userId, sessionId: session.id, isAdmin: session.isAdmin, impersonatorId: session.impersonatorId ?? null, delegated: session.delegated ?? false };
   }
 
   return ANONYMOUS;

@@ -9,6 +9,7 @@ import { peopleOnly, scoped } from '../access/policy.js';
 import { errorResponses } from '../../lib/http/schemas.js';
 import { findUserByEmail, findUserById, normaliseEmail, toUserRecord, UserRecord } from '../users/user-record.js';
 import { logActivity } from './activities.js';
+import { auditContext } from '../audit/audit-log.js';
 
 const LoginBody = Type.Object(
   {
@@ -50,9 +51,16 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       if (!user || !ok) {
         await loginThrottle.failed(email, ip);
         if (user) await logActivity(db, req, user.id, 'login_failed', null);
+        // An unknown e-mail has no person to file it under: audited with the address tried.
+        else await app.platform.audit.record({ ...auditContext(req), actorUserId: null }, { action: 'auth.login', outcome: 'failure', subjectUserId: null, details: { method: 'password', email } });
         throw new ApiError('INVALID_CREDENTIALS', 'Wrong e-mail or password', { headers: { 'www-authenticate': 'Bearer realm="overlook"' } });
       }
       await loginThrottle.succeeded(email, ip);
+      if (user.disabled_at) {
+        // Said only after the right password, so it reveals nothing to a guesser.
+        await logActivity(db, req, user.id, 'login_failed', null, { reason: 'account disabled' });
+        throw new ApiError('ACCOUNT_DISABLED', 'This account has been disabled by an administrator');
+      }
       const ua = req.headers['user-agent'];
       const session = await sessions.create(user.id, { ip, userAgent: typeof ua === 'string' ? ua : undefined });
       await logActivity(db, req, user.id, 'login', session.sessionId);
@@ -78,7 +86,8 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
   app.get(
     '/v2/auth/users/me',
     {
-      config: { access: peopleOnly() },
+      // Open to OAuth tokens too: it is how the MCP server confirms whom a token speaks for.
+      config: { access: peopleOnly({ delegated: true }) },
       schema: { tags: ['auth'], operationId: 'getMe', summary: 'The signed-in person’s user record', response: { 200: UserRecord, ...errorResponses() } },
     },
     async (req) => {
@@ -117,9 +126,8 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     },
   );
 
-  // Sign-in options. External identity providers arrive with the administration work (issue 7);
-  // until one is configured these lists are truthfully empty.
-  const configuredProviders: { provider: string; name: string }[] = [];
+  // Sign-in options: password, and the OpenID Connect providers configured (OVERLOOK_OIDC_PROVIDERS).
+  const configuredProviders = app.platform.oidc.list();
 
   app.get(
     '/v2/auth/options',
@@ -146,7 +154,11 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: Type.Object({ signup_enabled: Type.Boolean(), providers: ProviderList }), ...errorResponses() },
       },
     },
-    async () => ({ signup_enabled: app.platform.config.signupEnabled, providers: configuredProviders }),
+    // Providers list here only when a first sign-in through them may create the account (`signup: true`).
+    async () => {
+      const providers = app.platform.oidc.list({ signup: true });
+      return { signup_enabled: app.platform.config.signupEnabled || providers.length > 0, providers };
+    },
   );
 
   app.get(
@@ -156,16 +168,12 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         tags: ['auth'],
         operationId: 'getAuthProvider',
-        summary: 'A configured sign-in provider',
+        summary: 'A configured sign-in provider, and where its sign-in starts',
         params: Type.Object({ provider: Type.String({ minLength: 1, maxLength: 64 }) }),
-        response: { 200: Type.Object({ provider: Type.String(), name: Type.String() }), ...errorResponses() },
+        response: { 200: Type.Object({ provider: Type.String(), name: Type.String(), login_url: Type.String() }), ...errorResponses() },
       },
     },
-    async (req) => {
-      const found = configuredProviders.find((p) => p.provider === req.params.provider);
-      if (!found) throw new ApiError('NOT_FOUND', `No sign-in provider named ${req.params.provider} is configured`);
-      return found;
-    },
+    async (req) => app.platform.oidc.describe(req.params.provider),
   );
 
   app.get(

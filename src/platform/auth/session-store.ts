@@ -13,6 +13,10 @@ export interface LiveSession {
   userId: string;
   isAdmin: boolean;
   expiresAt: number;
+  /** The platform admin acting as the user, on an impersonated session. */
+  impersonatorId?: string | null;
+  /** An OAuth access token's grant rather than a sign-in session (see Principal.delegated). */
+  delegated?: boolean;
 }
 
 export type SessionLookup = { ok: true; session: LiveSession } | { ok: false; reason: 'malformed' | 'invalid' | 'expired' | 'ended' };
@@ -23,6 +27,11 @@ export class SessionStore {
   private readonly verified = new Map<string, PlatformClaims>();
   private readonly sessions = new Map<string, LiveSession | null>();
   private readonly lastSeen: WriteBehind;
+  /**
+   * Bearer tokens for people other than platform JWTs: OAuth access tokens whose audience is the main
+   * API, checked (signature, audience, live grant) by the authorization server on every request.
+   */
+  otherTokens: ((token: string) => Promise<LiveSession | null>) | null = null;
 
   constructor(
     private readonly db: Db,
@@ -41,10 +50,14 @@ export class SessionStore {
     );
   }
 
-  async create(userId: string, client: { ip?: string; userAgent?: string }): Promise<{ token: string; sessionId: string; expiresAt: string }> {
+  async create(
+    userId: string,
+    client: { ip?: string; userAgent?: string },
+    opts: { impersonatorId?: string; lifetimeMs?: number } = {},
+  ): Promise<{ token: string; sessionId: string; expiresAt: string }> {
     const id = newId();
     const now = new Date();
-    const expires = new Date(now.getTime() + this.sessionDays * 86_400_000);
+    const expires = new Date(now.getTime() + (opts.lifetimeMs ?? this.sessionDays * 86_400_000));
     await this.db.kysely
       .insertInto('sessions')
       .values({
@@ -56,9 +69,10 @@ export class SessionStore {
         revoked_at: null,
         ip: client.ip ?? null,
         user_agent: client.userAgent?.slice(0, 512) ?? null,
+        impersonator_id: opts.impersonatorId ?? null,
       })
       .execute();
-    const token = await this.signer.sign({ sub: userId, sid: id }, expires);
+    const token = await this.signer.sign({ sub: userId, sid: id, ...(opts.impersonatorId ? { act: opts.impersonatorId } : {}) }, expires);
     return { token, sessionId: id, expiresAt: expires.toISOString() };
   }
 
@@ -69,7 +83,9 @@ export class SessionStore {
       try {
         claims = await this.signer.verify(token);
       } catch {
-        return { ok: false, reason: 'invalid' };
+        // Not a platform JWT: perhaps an OAuth access token for the main API (the MCP server's calls).
+        const other = this.otherTokens ? await this.otherTokens(token) : null;
+        return other ? { ok: true, session: other } : { ok: false, reason: 'invalid' };
       }
       if (this.verified.size >= LIMIT) this.verified.clear();
       this.verified.set(token, claims);
@@ -84,7 +100,7 @@ export class SessionStore {
       if (this.sessions.size >= LIMIT) this.sessions.clear();
       this.sessions.set(claims.sid, session);
     }
-    if (!session || session.userId !== claims.sub) return { ok: false, reason: 'ended' };
+    if (!session || session.userId !== claims.sub || (claims.act ?? null) !== (session.impersonatorId ?? null)) return { ok: false, reason: 'ended' };
     if (session.expiresAt <= now) return { ok: false, reason: 'expired' };
     this.lastSeen.mark(session.id, now);
     return { ok: true, session };
@@ -94,11 +110,18 @@ export class SessionStore {
     const row = await this.db.kysely
       .selectFrom('sessions')
       .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['sessions.id', 'sessions.user_id', 'sessions.expires_at', 'sessions.revoked_at', 'users.is_admin'])
+      .select(['sessions.id', 'sessions.user_id', 'sessions.expires_at', 'sessions.revoked_at', 'sessions.impersonator_id', 'users.is_admin', 'users.disabled_at'])
       .where('sessions.id', '=', sessionId)
       .executeTakeFirst();
-    if (!row || row.revoked_at) return null;
-    return { id: row.id, userId: row.user_id, isAdmin: toBool(row.is_admin), expiresAt: Date.parse(row.expires_at) };
+    // A disabled account has no live session (enforced here, so every credential path agrees).
+    if (!row || row.revoked_at || row.disabled_at) return null;
+    return {
+      id: row.id,
+      userId: row.user_id,
+      isAdmin: toBool(row.is_admin),
+      expiresAt: Date.parse(row.expires_at),
+      impersonatorId: row.impersonator_id ?? null,
+    };
   }
 
   /** Ends a session; returns false when it was not the user's or had already ended. */
@@ -110,6 +133,25 @@ export class SessionStore {
       .where('user_id', '=', userId)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
+    this.sessions.delete(sessionId);
+    return Number(res.numUpdatedRows) > 0;
+  }
+
+  /** Ends every live session of a user (admin reset, disabled account); returns how many ended. */
+  async revokeAllOf(userId: string): Promise<number> {
+    const res = await this.db.kysely
+      .updateTable('sessions')
+      .set({ revoked_at: new Date().toISOString() })
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    this.forgetUser(userId);
+    return Number(res.numUpdatedRows);
+  }
+
+  /** Ends one session whoever it belongs to (an admin ending an impersonation). */
+  async revokeById(sessionId: string): Promise<boolean> {
+    const res = await this.db.kysely.updateTable('sessions').set({ revoked_at: new Date().toISOString() }).where('id', '=', sessionId).where('revoked_at', 'is', null).executeTakeFirst();
     this.sessions.delete(sessionId);
     return Number(res.numUpdatedRows) > 0;
   }

@@ -7,10 +7,13 @@ import type { AccessDirectory } from '../access/directory.js';
 import { isRole, roleAllows, type Role } from '../access/policy.js';
 import type { NotificationsService } from '../notifications/notifications-service.js';
 import { findUserByEmail } from '../users/user-record.js';
+import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/audit-log.js';
 
 export interface Actor {
   userId: string;
   role: Role;
+  /** Who and from where, for the audit log (the acting user alone when absent). */
+  audit?: AuditContext;
 }
 
 export interface ProjectRef {
@@ -21,6 +24,17 @@ export interface ProjectRef {
 export class MembersService {
   /** Set by the app: drops cached API keys of a person whose memberships changed. */
   onMembershipRemoved: (userId: string) => void = () => {};
+  /** Set by the app: member and role changes are audit events. */
+  audit?: AuditLog;
+
+  private async audited(actor: Actor, action: string, project: ProjectRef, userId: string, details: Record<string, unknown>) {
+    await this.audit?.record(actor.audit ?? { ...SYSTEM_CONTEXT, actorUserId: actor.userId }, {
+      action: `member.${action}`,
+      subjectUserId: userId,
+      target: { type: 'project', id: project.exid },
+      details: { project_exid: project.exid, ...details },
+    });
+  }
 
   constructor(
     private readonly db: Db,
@@ -66,6 +80,7 @@ export class MembersService {
     if (existing) throw new ApiError('CONFLICT', `${user.email} is already a member (${existing.role}); change their role instead`);
     await this.db.kysely.insertInto('project_members').values({ project_id: project.id, user_id: user.id, role, created_at: new Date().toISOString() }).execute();
     this.directory.forgetUser(user.id);
+    await this.audited(actor, 'added', project, user.id, { email: user.email, role });
     await this.notifications.notify(user.id, 'project_shared', `You were added to project ${project.exid} as ${role}`, { project_exid: project.exid, role });
     return this.member(project.id, user.id);
   }
@@ -78,6 +93,7 @@ export class MembersService {
     await this.db.kysely.updateTable('project_members').set({ role }).where('project_id', '=', project.id).where('user_id', '=', userId).execute();
     this.directory.forgetUser(userId);
     if (role !== target.role) {
+      await this.audited(actor, 'role_changed', project, userId, { email: target.email, from: target.role, to: role });
       await this.notifications.notify(userId, 'role_changed', `Your role on project ${project.exid} is now ${role}`, { project_exid: project.exid, role });
     }
     return this.member(project.id, userId);
@@ -95,6 +111,7 @@ export class MembersService {
     });
     this.directory.forgetUser(userId);
     this.onMembershipRemoved(userId);
+    await this.audited(actor, 'removed', project, userId, { email: target.email, role: target.role });
     await this.notifications.notify(userId, 'removed_from_project', `You were removed from project ${project.exid}`, { project_exid: project.exid });
   }
 }

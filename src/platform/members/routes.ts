@@ -1,4 +1,5 @@
 // Project members (contract §4): four endpoints under project:settings.
+import { auditContext } from '../audit/audit-log.js';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -18,7 +19,7 @@ export async function memberRoutes(fastify: FastifyInstance): Promise<void> {
   const settings = (role: 'viewer' | 'admin') => ({ access: scoped(['project:settings'], { project: fromPathProject, role }) });
   const actor = (req: Parameters<typeof allowedProject>[0]) => {
     const { project, role } = allowedProject(req);
-    return { project, actor: { userId: actingUserId(req), role } };
+    return { project, actor: { userId: actingUserId(req), role, audit: auditContext(req) } };
   };
 
   app.get(

@@ -6,6 +6,7 @@ import { ApiError } from '../../lib/errors.js';
 import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
 import { scoped } from '../access/policy.js';
 import { logActivity } from '../auth/activities.js';
+import { auditContext } from '../audit/audit-log.js';
 import { errorResponses, Nullable, StringEnum } from '../../lib/http/schemas.js';
 import { actingUserId } from '../http/principal-helpers.js';
 import { UserRecord } from './user-record.js';
@@ -21,6 +22,7 @@ const Session = Type.Object({
   ip: Nullable(Type.String()),
   user_agent: Nullable(Type.String()),
   current: Type.Boolean(),
+  impersonated_by: Nullable(Type.Object({ id: Type.String(), email: Type.String() }, { description: 'The platform admin behind an impersonated session' })),
 });
 const Activity = Type.Object({ id: Type.String(), session_id: Nullable(Type.String()), action: Type.String(), ip: Nullable(Type.String()), user_agent: Nullable(Type.String()), created_at: Type.String() });
 const UpdateBody = Type.Object(
@@ -36,7 +38,7 @@ const UpdateBody = Type.Object(
 export async function userRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { db, directory, sessions } = app.platform;
-  const users = new UsersService(db, directory, sessions);
+  const users = new UsersService(db, directory, sessions, app.platform.audit);
   const tags = ['users'];
   const info = { access: scoped(['user:info']) };
   const write = { access: scoped(['profile:write']) };
@@ -111,7 +113,7 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
   app.patch(
     '/v2/users/:id',
     { config: write, schema: { tags, operationId: 'updateUser', summary: 'Update your own profile', params: Id, body: UpdateBody, response: { 200: UserRecord, ...errorResponses() } } },
-    async (req) => users.update(req.principal, req.params.id, req.body),
+    async (req) => users.update(req.principal, req.params.id, req.body, auditContext(req)),
   );
 
   app.delete(

@@ -8,6 +8,7 @@ import { ROLES, roleAllows, type Role } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import type { SessionStore } from '../auth/session-store.js';
 import { checkPassword } from './create-user.js';
+import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/audit-log.js';
 import { findUserById, normaliseEmail, toUserRecord, type UserRecord } from './user-record.js';
 
 /** What each role may do, in the words of contract §4. */
@@ -25,6 +26,7 @@ export class UsersService {
     private readonly db: Db,
     private readonly directory: AccessDirectory,
     private readonly sessions: SessionStore,
+    private readonly audit?: AuditLog,
   ) {}
 
   /** A person sees their own record; platform admins (signed in, not through a key) see anyone's. */
@@ -70,7 +72,7 @@ export class UsersService {
     };
   }
 
-  async update(principal: Principal, id: string, input: { firstname?: string; lastname?: string; password?: string; current_password?: string }): Promise<UserRecord> {
+  async update(principal: Principal, id: string, input: { firstname?: string; lastname?: string; password?: string; current_password?: string }, ctx?: AuditContext): Promise<UserRecord> {
     if (principal.kind === 'anonymous' || principal.userId !== id) throw new ApiError('NOT_FOUND', 'User not found');
     const user = await findUserById(this.db, id);
     if (!user) throw new ApiError('NOT_FOUND', 'User not found');
@@ -80,6 +82,7 @@ export class UsersService {
     if (input.password !== undefined) {
       // A key must never be able to take over its owner's account.
       if (principal.kind !== 'user') throw new ApiError('PERMISSION_DENIED', 'A password can only be changed by the signed-in person, not with an API key');
+      if (principal.impersonatorId) throw new ApiError('NOT_ALLOWED_WHILE_IMPERSONATING', 'The password cannot be changed in an impersonated session');
       if (!input.current_password || !(await verifyPassword(user.password_hash, input.current_password))) {
         throw validation('current_password', 'is not the current password');
       }
@@ -91,6 +94,7 @@ export class UsersService {
       // A new password ends every other session of that person.
       const others = await this.db.kysely.selectFrom('sessions').select('id').where('user_id', '=', id).where('revoked_at', 'is', null).where('id', '!=', principal.sessionId).execute();
       for (const s of others) await this.sessions.revoke(s.id, id);
+      await this.audit?.record(ctx ?? { ...SYSTEM_CONTEXT, actorUserId: id }, { action: 'user.password_changed', subjectUserId: id, target: { type: 'user', id }, details: { sessions_ended: others.length } });
     }
     return toUserRecord((await findUserById(this.db, id))!);
   }
@@ -100,14 +104,16 @@ export class UsersService {
     const now = new Date().toISOString();
     const rows = await this.db.kysely
       .selectFrom('sessions')
-      .select(['id', 'created_at', 'last_seen_at', 'expires_at', 'ip', 'user_agent'])
-      .where('user_id', '=', p.userId)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', now)
-      .orderBy('created_at', 'desc')
+      .leftJoin('users as admin', 'admin.id', 'sessions.impersonator_id')
+      .select(['sessions.id', 'sessions.created_at', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.ip', 'sessions.user_agent', 'admin.id as admin_id', 'admin.email as admin_email'])
+      .where('sessions.user_id', '=', p.userId)
+      .where('sessions.revoked_at', 'is', null)
+      .where('sessions.expires_at', '>', now)
+      .orderBy('sessions.created_at', 'desc')
       .execute();
     const current = principal.kind === 'user' ? principal.sessionId : null;
-    return rows.map((r) => ({ ...r, current: r.id === current }));
+    // An impersonated session shows who is behind it, so the person sees an admin acting as them.
+    return rows.map(({ admin_id, admin_email, ...r }) => ({ ...r, current: r.id === current, impersonated_by: admin_id ? { id: admin_id, email: admin_email! } : null }));
   }
 
   async activities(principal: Principal, q: { action?: string; page: number; pageSize: number }) {

@@ -26,6 +26,14 @@ describe('decide', () => {
     expect(refusal.outcome === 'refuse' && refusal.headers?.['www-authenticate']).toBeTruthy();
   });
 
+  it('an OAuth token (delegated) reaches scoped routes and only the people routes that declare it', () => {
+    const app: Principal = { kind: 'user', userId: 'u1', sessionId: 'oauth:g1', isAdmin: false, delegated: true };
+    expect(decide({ principal: app, policy: peopleOnly() })).toMatchObject({ outcome: 'refuse', code: 'PERMISSION_DENIED' });
+    expect(decide({ principal: app, policy: peopleOnly({ delegated: true }) }).outcome).toBe('allow');
+    expect(decide({ principal: app, policy: scoped(['projects:read'], { project: listOfProjects }) }).outcome).toBe('allow');
+    expect(decide({ principal: person, policy: peopleOnly() }).outcome).toBe('allow');
+  });
+
   it('public endpoints are open to everyone', () => {
     expect(decide({ principal: anon, policy: publicRoute() }).outcome).toBe('allow');
     expect(decide({ principal: key([]), policy: publicRoute() }).outcome).toBe('allow');
@@ -89,5 +97,23 @@ describe('decide', () => {
     expect(decide({ principal: key([], []), policy: camRead })).toMatchObject({ code: 'INSUFFICIENT_SCOPE' });
     // A project outside the list is reported before the owner's role.
     expect(decide({ principal: key(['project:settings']), policy: settings, project: P2, role: 'viewer' })).toMatchObject({ code: 'PROJECT_NOT_ALLOWED' });
+  });
+
+  it('admin-only routes: platform admins signed in as themselves; not other people, impersonated sessions or keys', () => {
+    const adminRoute = peopleOnly({ admin: true });
+    const platformAdmin: Principal = { kind: 'user', userId: 'a1', sessionId: 's2', isAdmin: true };
+    expect(decide({ principal: platformAdmin, policy: adminRoute }).outcome).toBe('allow');
+    expect(decide({ principal: person, policy: adminRoute })).toMatchObject({ outcome: 'refuse', code: 'PERMISSION_DENIED' });
+    expect(decide({ principal: { ...platformAdmin, impersonatorId: 'a0' }, policy: adminRoute })).toMatchObject({ outcome: 'refuse', code: 'NOT_ALLOWED_WHILE_IMPERSONATING' });
+    expect(decide({ principal: key(['user:info']), policy: adminRoute })).toMatchObject({ outcome: 'refuse', code: 'ENDPOINT_CLOSED_TO_KEYS' });
+    expect(decide({ principal: anon, policy: adminRoute })).toMatchObject({ outcome: 'refuse', code: 'UNAUTHORIZED' });
+  });
+
+  it('owner-only routes (keys, password) refuse impersonated sessions with their own code', () => {
+    const ownerOnly = peopleOnly({ notImpersonated: true });
+    expect(decide({ principal: person, policy: ownerOnly }).outcome).toBe('allow');
+    expect(decide({ principal: { ...person, impersonatorId: 'a1' } as Principal, policy: ownerOnly })).toMatchObject({ outcome: 'refuse', code: 'NOT_ALLOWED_WHILE_IMPERSONATING' });
+    expect(decide({ principal: { ...person, impersonatorId: 'a1' } as Principal, policy: peopleOnly() }).outcome).toBe('allow');
+    expect(decide({ principal: key(['user:info']), policy: ownerOnly })).toMatchObject({ outcome: 'refuse', code: 'ENDPOINT_CLOSED_TO_KEYS' });
   });
 });
