@@ -9,6 +9,7 @@ import type { TokenKind } from './access/policy.js';
 import { KeyStore } from './api-keys/key-store.js';
 import { ApiKeysService } from './api-keys/api-keys-service.js';
 import { AccessExplainer } from './api-keys/explain.js';
+import { DeletionHooks } from './lifecycle/deletion-hooks.js';
 import { SessionStore } from './auth/session-store.js';
 import { AuditLog } from './audit/audit-log.js';
 import { createAdminServices, type AdminServices } from './admin/admin-services.js';
@@ -66,12 +67,30 @@ export interface PlatformServices extends RecordingServices, AdminServices {
   explainer: AccessExplainer;
   /** Verifiers of the purpose-bound tokens (media, ingestion), set by the features that issue them. */
   tokenVerifiers: Partial<Record<TokenKind, TokenVerifier>>;
+  /** What each feature removes (stored objects) before a camera or project row is deleted. */
+  deletionHooks: DeletionHooks;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     platform: PlatformServices;
   }
+}
+
+/** Stored objects of a camera that its row's cascade cannot remove: recorded frames and plate images. */
+function registerCameraObjectRemoval(hooks: DeletionHooks, s: Pick<PlatformServices, 'snapshotIndex' | 'storage' | 'anpr'>): void {
+  hooks.onCameraDelete('recorded frames', async (camera) => {
+    const end = new Date('9999-12-31T00:00:00Z');
+    for (;;) {
+      const batch = await s.snapshotIndex.expiredBefore(camera.id, end, 500);
+      if (batch.length === 0) return;
+      await s.storage.delete(batch.map((b) => b.objectKey));
+      await s.snapshotIndex.remove(camera.id, batch.map((b) => b.takenAt));
+    }
+  });
+  hooks.onCameraDelete('plate images', async (camera) => {
+    await s.anpr.removeCameraObjects(camera.id);
+  });
 }
 
 export function createServices(config: PlatformConfig, db: Db, signer: JwtSigner, log: FastifyBaseLogger): PlatformServices {
@@ -114,7 +133,9 @@ export function createServices(config: PlatformConfig, db: Db, signer: JwtSigner
     explainer: new AccessExplainer(routes, directory),
     ...createAdminServices(config, db, { sessions, keys, directory, audit }),
     tokenVerifiers: { ingestion: ingestionTokens.verifier, media: mediaTokens.verifier() },
+    deletionHooks: new DeletionHooks(),
   };
+  registerCameraObjectRemoval(base.deletionHooks, base);
   // Built on the finished object: it reads `storage` and `cameras` from it at call time.
   return Object.assign(base, { snapshotReader: new SnapshotReader(base), ...createRecordingServices(base, log) });
 }
