@@ -2,6 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { adminConfig, type AdminConfig } from './admin-config.js';
+import { bimConfig, type BimConfig } from './bim-config.js';
 
 export interface ServeFlags {
   host?: string;
@@ -99,8 +100,20 @@ export interface PlatformConfig {
   storage: StorageConfig;
   /** Largest ANPR plate image accepted, in bytes of JPEG (the request body limit applies too). */
   anprImageMaxBytes: number;
+  /** Media hub: whether this process runs the render jobs (OVERLOOK_MEDIA_JOBS=0: off). */
+  mediaJobs: boolean;
+  /** Media hub: renders run at once (OVERLOOK_MEDIA_CONCURRENCY). */
+  mediaConcurrency: number;
+  /** Media hub: largest uploaded file or logo, in bytes (OVERLOOK_MEDIA_FILE_MAX_BYTES). */
+  mediaFileMaxBytes: number;
+  /** Media hub: most frames one clip or timelapse uses; longer ranges are sampled evenly (OVERLOOK_MEDIA_MAX_FRAMES). */
+  mediaMaxFrames: number;
   /** Largest ANPR event metadata accepted, in bytes of JSON. */
   anprMetadataMaxBytes: number;
+  /** Largest project logo or thumbnail upload, in bytes of image (OVERLOOK_SETTINGS_IMAGE_MAX_BYTES). */
+  settingsImageMaxBytes: number;
+  /** BIM uploads (renders and overlay layers): accepted image types, byte and pixel limits (src/lib/bim-config.ts). */
+  bim: BimConfig;
   /** Real cameras: how long one snapshot or ONVIF exchange may take, in milliseconds. */
   cameraTimeoutMs: number;
   /** Administration: impersonation, OpenID Connect sign-in providers, CRM and CMS proxies (src/lib/admin-config.ts). */
@@ -109,6 +122,15 @@ export interface PlatformConfig {
   mcpUrl: string;
   /** OAuth: signing and cookie keys as JSON (OVERLOOK_OAUTH_KEYS); generated into the data dir when absent. */
   oauthKeysJson?: string;
+  /** Connectors: the vault key, the provider timeout, and the OVERLOOK_<PROVIDER>_URL/_AUTH_URL/_CLIENT_ID/_CLIENT_SECRET variables. */
+  connectors: ConnectorsConfig;
+  /** Weather provider (Open-Meteo's API shape): forecast base URL (OVERLOOK_WEATHER_URL) and archive base URL (OVERLOOK_WEATHER_ARCHIVE_URL; defaults to OVERLOOK_WEATHER_URL when only that is set). */
+  weatherUrl: string;
+  weatherArchiveUrl: string;
+  /** How long one weather provider request may take, in milliseconds. */
+  weatherTimeoutMs: number;
+  /** How long current conditions (and today's hours) are served from the cache, in seconds. */
+  weatherCurrentTtlSeconds: number;
 }
 
 export function platformConfig(flags: { dataDir?: string } = {}, env = process.env, address?: ServiceAddress): PlatformConfig {
@@ -119,6 +141,7 @@ export function platformConfig(flags: { dataDir?: string } = {}, env = process.e
     databaseUrl: env.DATABASE_URL || undefined,
     sessionDays: envNumber('OVERLOOK_SESSION_DAYS', 14, env),
     bodyLimit: envNumber('OVERLOOK_BODY_LIMIT', 1024 * 1024, env),
+    settingsImageMaxBytes: envNumber('OVERLOOK_SETTINGS_IMAGE_MAX_BYTES', 2 * 1024 * 1024, env),
     publicUrl: env.OVERLOOK_PUBLIC_URL ?? `http://${addr.host}:${addr.port}`,
     jwtPrivateKeyPem: env.OVERLOOK_JWT_PRIVATE_KEY || undefined,
     loginFailuresPerAccount: envNumber('OVERLOOK_LOGIN_FAILURES_PER_ACCOUNT', 5, env),
@@ -132,12 +155,35 @@ export function platformConfig(flags: { dataDir?: string } = {}, env = process.e
     recordingConcurrency: envNumber('OVERLOOK_RECORDING_CONCURRENCY', 16, env),
     storage: storageConfig(env),
     anprImageMaxBytes: envNumber('OVERLOOK_ANPR_IMAGE_MAX_BYTES', 512 * 1024, env),
+    mediaJobs: env.OVERLOOK_MEDIA_JOBS !== '0',
+    mediaConcurrency: Math.max(1, envNumber('OVERLOOK_MEDIA_CONCURRENCY', 1, env)),
+    mediaFileMaxBytes: envNumber('OVERLOOK_MEDIA_FILE_MAX_BYTES', 20 * 1024 * 1024, env),
+    mediaMaxFrames: Math.max(2, envNumber('OVERLOOK_MEDIA_MAX_FRAMES', 3000, env)),
     anprMetadataMaxBytes: envNumber('OVERLOOK_ANPR_METADATA_MAX_BYTES', 8 * 1024, env),
     cameraTimeoutMs: envNumber('OVERLOOK_CAMERA_TIMEOUT_MS', 5000, env),
     admin: adminConfig(env),
+    bim: bimConfig(env),
     mcpUrl: env.OVERLOOK_MCP_URL || `http://127.0.0.1:${env.OVERLOOK_MCP_PORT || DEFAULT_PORTS.mcp}/mcp`,
     oauthKeysJson: env.OVERLOOK_OAUTH_KEYS || undefined,
+    connectors: {
+      secretKey: env.OVERLOOK_SECRET_KEY || undefined,
+      timeoutMs: envNumber('OVERLOOK_CONNECTOR_TIMEOUT_MS', 10_000, env),
+      env: Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('OVERLOOK_'))),
+    },
+    weatherUrl: env.OVERLOOK_WEATHER_URL || 'https://api.open-meteo.com',
+    weatherArchiveUrl: env.OVERLOOK_WEATHER_ARCHIVE_URL || env.OVERLOOK_WEATHER_URL || 'https://archive-api.open-meteo.com',
+    weatherTimeoutMs: envNumber('OVERLOOK_WEATHER_TIMEOUT_MS', 10_000, env),
+    weatherCurrentTtlSeconds: envNumber('OVERLOOK_WEATHER_CURRENT_TTL_SECONDS', 300, env),
   };
+}
+
+export interface ConnectorsConfig {
+  /** OVERLOOK_SECRET_KEY: base64 of 32 bytes; generated into `<dataDir>/connector-secret.key` when absent. */
+  secretKey?: string;
+  /** OVERLOOK_CONNECTOR_TIMEOUT_MS: how long one provider request may take. */
+  timeoutMs: number;
+  /** Every OVERLOOK_* variable: each provider reads its own (see src/platform/connectors/framework/provider.ts). */
+  env: Record<string, string | undefined>;
 }
 
 export type StorageConfig =

@@ -19,15 +19,23 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  /** Weather: the project has no known location (none of its cameras has one). */
+  LOCATION_UNKNOWN: 409,
   API_KEY_EXPIRED: 409,
   API_KEY_REVOKED: 409,
   /** A PTZ call to a camera without pan-tilt-zoom. */
   PTZ_NOT_SUPPORTED: 409,
+  /** A connector action for a provider the person has not connected (connect it first). */
+  CONNECTOR_NOT_CONNECTED: 409,
+  /** The server has no client id for this provider: a setting to make, not a request to retry. */
+  CONNECTOR_NOT_CONFIGURED: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_REQUESTS: 429,
   INTERNAL_ERROR: 500,
   BAD_GATEWAY: 502,
+  /** A connector's provider no longer accepts the stored tokens, even after a refresh: connect again. */
+  CONNECTOR_AUTH_EXPIRED: 502,
   SERVICE_UNAVAILABLE: 503,
   GATEWAY_TIMEOUT: 504,
 } as const;

@@ -16,29 +16,30 @@ export class MainApi {
     private readonly token: string,
   ) {}
 
-  async call<T = unknown>(method: 'GET' | 'POST', path: string): Promise<T> {
+  async call<T = unknown>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     let res: Response;
     try {
       res = await fetch(new URL(path, this.apiUrl), {
         method,
-        headers: { authorization: `Bearer ${this.token}`, accept: 'application/json' },
+        headers: { authorization: `Bearer ${this.token}`, accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         signal: AbortSignal.timeout(30_000),
       });
     } catch {
       throw new MainApiError(503, 'SERVICE_UNAVAILABLE', 'The main API could not be reached');
     }
     const text = await res.text();
-    let body: unknown = null;
+    let answer: unknown = null;
     try {
-      body = text ? JSON.parse(text) : null;
+      answer = text ? JSON.parse(text) : null;
     } catch {
-      body = null;
+      answer = null;
     }
     if (!res.ok) {
-      const err = (body ?? {}) as { code?: string; message?: string };
+      const err = (answer ?? {}) as { code?: string; message?: string };
       throw new MainApiError(res.status, err.code ?? `HTTP_${res.status}`, err.message ?? (text.slice(0, 200) || res.statusText));
     }
-    return body as T;
+    return answer as T;
   }
 }
 

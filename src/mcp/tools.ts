@@ -1,6 +1,5 @@
 // The MCP tools: what a person would ask an assistant about their sites. Each one is a call to the main
 // API as that person (see main-api.ts); its answer is JSON text, or an image for recorded snapshots.
-// Weather and comments are not offered: the main API has no such endpoints yet.
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -111,5 +110,51 @@ export function registerTools(server: McpServer, api: MainApi): void {
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
     ({ camera_exid, preset_token }) => run(async () => json(await api.call('POST', `/v2/cameras/${seg(camera_exid)}/ptz/presets/go/${seg(preset_token)}`))),
+  );
+
+  const projectExid = z.string().min(1).max(64).describe('The project’s exid, as list_projects shows it');
+  const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('A local date, YYYY-MM-DD');
+
+  server.registerTool(
+    'weather',
+    {
+      title: 'Weather at a site',
+      description: 'Current conditions at a project’s site, or the hourly weather of a past day when `date` is given.',
+      inputSchema: { project_exid: projectExid, date: isoDate.optional() },
+      annotations: readOnly,
+    },
+    ({ project_exid, date }) =>
+      run(async () => json(await api.call('GET', date ? `/v2/projects/${seg(project_exid)}/weather?date=${date}` : `/v2/projects/${seg(project_exid)}/weather/current`))),
+  );
+
+  server.registerTool(
+    'list_comments',
+    {
+      title: 'Comments on a project’s cameras',
+      description: 'The comments people left on a project’s cameras, newest first, optionally for one camera.',
+      inputSchema: { project_exid: projectExid, camera_exid: cameraExid.optional() },
+      annotations: readOnly,
+    },
+    ({ project_exid, camera_exid }) =>
+      run(async () => json(await api.call('GET', `/v2/projects/${seg(project_exid)}/comments${camera_exid ? `?camera_exid=${seg(camera_exid)}` : ''}`))),
+  );
+
+  server.registerTool(
+    'add_comment',
+    {
+      title: 'Comment on a camera',
+      description: 'Leaves a comment on a camera at a moment of its recording (needs the editor role); `@email` mentions notify members.',
+      inputSchema: {
+        project_exid: projectExid,
+        camera_exid: cameraExid,
+        content: z.string().min(1).max(2000),
+        timestamp: z.string().min(1).max(40).describe('When, in ISO 8601'),
+        x: z.number().min(0).max(1).default(0.5).describe('Horizontal position on the picture, 0..1'),
+        y: z.number().min(0).max(1).default(0.5).describe('Vertical position on the picture, 0..1'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    ({ project_exid, camera_exid, content, timestamp, x, y }) =>
+      run(async () => json(await api.call('POST', `/v2/projects/${seg(project_exid)}/comments`, { camera_exid, content, timestamp, position2d: { x, y } }))),
   );
 }

@@ -15,6 +15,7 @@ import { notificationRoutes } from './notifications/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { cameraRoutes } from './cameras/routes.js';
 import { memberRoutes } from './members/routes.js';
+import { settingsRoutes } from './settings/routes.js';
 import { progressPhotoRoutes } from './progress-photos/routes.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
 import { keyPageRoutes } from './key-page/routes.js';
@@ -32,6 +33,12 @@ import { loadOauthKeys } from './oauth/oauth-keys.js';
 import { OauthServer } from './oauth/oauth-server.js';
 import { oauthRoutes } from './oauth/routes.js';
 import { developerAppRoutes } from './developer-apps/routes.js';
+import { connectorRoutes } from './connectors/framework/routes.js';
+import { bimRoutes } from './bim/routes.js';
+import { weatherRoutes } from './weather/routes.js';
+import { videoWallRoutes } from './video-walls/routes.js';
+import { commentRoutes } from './comments/routes.js';
+import { mediaHubRoutes } from './media-hub/routes.js';
 
 export interface PlatformAppOptions {
   config: PlatformConfig;
@@ -63,6 +70,7 @@ export async function buildPlatformApp(opts: PlatformAppOptions): Promise<Fastif
   await app.register(projectRoutes);
   await app.register(cameraRoutes);
   await app.register(memberRoutes);
+  await app.register(settingsRoutes);
   await app.register(progressPhotoRoutes);
   await app.register(apiKeyRoutes);
   await app.register(keyPageRoutes);
@@ -78,10 +86,19 @@ export async function buildPlatformApp(opts: PlatformAppOptions): Promise<Fastif
   await app.register(proxyRoutes);
   await app.register(oauthRoutes(oauth));
   await app.register(developerAppRoutes);
+  await app.register(connectorRoutes);
+  await app.register(bimRoutes);
+  await app.register(weatherRoutes);
+  await app.register(videoWallRoutes);
+  await app.register(commentRoutes);
+  await app.register(mediaHubRoutes);
 
   // The cloud recorder runs inside the API process, from ready to close (OVERLOOK_RECORDING_LOOP=0: off).
   if (opts.config.recordingLoop) app.addHook('onReady', async () => services.recorder.start());
+  // Media hub renders run in the API process too (OVERLOOK_MEDIA_JOBS=0: off); stopping aborts ffmpeg.
+  if (opts.config.mediaJobs) app.addHook('onReady', async () => services.mediaJobs.start());
   app.addHook('onClose', async () => {
+    await services.mediaJobs.stop();
     await services.recorder.stop();
     (services.storage as { close?: () => void }).close?.();
   });

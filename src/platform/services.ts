@@ -29,9 +29,18 @@ import { SnapshotReader } from './recordings/snapshot-reader.js';
 import { createRecordingServices, type RecordingServices } from './recordings/recording-services.js';
 import { createObjectStore } from './storage/create-object-store.js';
 import { createLiveView } from './live-view/live-view-service.js';
+import { createSettingsServices, type SettingsServices } from './settings/settings-services.js';
+import { createMediaHubServices, type MediaHubServices } from './media-hub/media-hub-services.js';
 import type { LiveViewService } from './live-view/live-view-service.js';
+import { createBimServices, type BimServices } from './bim/bim-services.js';
+import { WeatherService } from './weather/weather-service.js';
+import { VideoWallsService } from './video-walls/video-walls-service.js';
+import { CommentsService } from './comments/comments-service.js';
+import { ConnectorsService } from './connectors/framework/connectors-service.js';
+import { loadVaultKey } from './connectors/framework/token-vault.js';
+import { CONNECTOR_PROVIDERS } from './connectors/providers.js';
 
-export interface PlatformServices extends RecordingServices, AdminServices {
+export interface PlatformServices extends RecordingServices, AdminServices, SettingsServices, MediaHubServices {
   config: PlatformConfig;
   db: Db;
   signer: JwtSigner;
@@ -69,6 +78,16 @@ export interface PlatformServices extends RecordingServices, AdminServices {
   tokenVerifiers: Partial<Record<TokenKind, TokenVerifier>>;
   /** What each feature removes (stored objects) before a camera or project row is deleted. */
   deletionHooks: DeletionHooks;
+  /** Third-party connectors (Procore, ACC, Aconex…): connections with sealed tokens, provider clients. */
+  connectors: ConnectorsService;
+  /** BIM of cameras: model renders by date, pending renders, camera parameters, overlay layers. */
+  bim: BimServices;
+  /** Weather at a project's site from the weather provider, cached in the database. */
+  weather: WeatherService;
+  /** Video walls: a project's grids of camera tiles. */
+  videoWalls: VideoWallsService;
+  /** Comments on a project's cameras, with mentions that notify members. */
+  comments: CommentsService;
 }
 
 declare module 'fastify' {
@@ -107,7 +126,7 @@ export function createServices(config: PlatformConfig, db: Db, signer: JwtSigner
   const cameras = new CamerasService(db, directory, connections);
   const ingestionTokens = new IngestionTokens(db);
   const { liveView, mediaTokens } = createLiveView(config, signer, log, () => base);
-  const base: Omit<PlatformServices, 'snapshotReader' | keyof RecordingServices> = {
+  const base: Omit<PlatformServices, 'snapshotReader' | 'bim' | keyof RecordingServices | keyof SettingsServices | keyof MediaHubServices> = {
     config,
     db,
     signer,
@@ -134,8 +153,29 @@ export function createServices(config: PlatformConfig, db: Db, signer: JwtSigner
     ...createAdminServices(config, db, { sessions, keys, directory, audit }),
     tokenVerifiers: { ingestion: ingestionTokens.verifier, media: mediaTokens.verifier() },
     deletionHooks: new DeletionHooks(),
+    connectors: new ConnectorsService(db, CONNECTOR_PROVIDERS, {
+      publicUrl: config.publicUrl,
+      env: config.connectors.env,
+      timeoutMs: config.connectors.timeoutMs,
+      vaultKey: loadVaultKey({ secretKeyBase64: config.connectors.secretKey, dataDir: config.dataDir }),
+    }),
+    weather: new WeatherService(db, config),
+    videoWalls: new VideoWallsService(db),
+    comments: new CommentsService(db, notifications),
   };
   registerCameraObjectRemoval(base.deletionHooks, base);
+  // Project and camera settings, and the deletion of both (which runs every feature's deletion hooks).
+  const settings = createSettingsServices({
+    config,
+    db,
+    directory,
+    audit,
+    notifications,
+    deletionHooks: base.deletionHooks,
+    connections,
+    forgetKeysOf: (userId) => keys.forgetUser(userId),
+    app: () => base as unknown as PlatformServices,
+  });
   // Built on the finished object: it reads `storage` and `cameras` from it at call time.
-  return Object.assign(base, { snapshotReader: new SnapshotReader(base), ...createRecordingServices(base, log) });
+  return Object.assign(base, { snapshotReader: new SnapshotReader(base), bim: createBimServices(config, db, base.deletionHooks, () => base), ...createRecordingServices(base, log), ...settings, ...createMediaHubServices(config, db, base, log) });
 }

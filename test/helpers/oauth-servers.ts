@@ -26,11 +26,11 @@ export interface OauthServers {
   close(): Promise<void>;
 }
 
-export async function startOauthServers(): Promise<OauthServers> {
+export async function startOauthServers(env: Record<string, string> = {}): Promise<OauthServers> {
   const [apiPort, mcpPort] = [await freePort(), await freePort()];
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const mcpUrl = `http://127.0.0.1:${mcpPort}/mcp`;
-  const tp = await buildTestPlatform({ OVERLOOK_PUBLIC_URL: apiUrl, OVERLOOK_MCP_URL: mcpUrl });
+  const tp = await buildTestPlatform({ OVERLOOK_PUBLIC_URL: apiUrl, OVERLOOK_MCP_URL: mcpUrl, ...env });
   await tp.app.listen({ host: '127.0.0.1', port: apiPort });
   const mcp = await buildMcpApp({ apiUrl, resourceUrl: mcpUrl, logger: false });
   await mcp.listen({ host: '127.0.0.1', port: mcpPort });

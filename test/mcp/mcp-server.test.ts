@@ -9,12 +9,18 @@ import { ALL_SCOPES } from '../../src/platform/access/scopes.js';
 import { snapshotKey } from '../../src/platform/recordings/snapshot-index.js';
 import { obtainTokens, startOauthServers, type OauthServers } from '../helpers/oauth-servers.js';
 import { connectWithBearer } from '../helpers/mcp-client.js';
+import { fakeTemp, startFakeOpenMeteo, type FakeWeather } from '../platform/weather/fake-open-meteo.js';
 
 let s: OauthServers;
+let weather: FakeWeather;
 beforeAll(async () => {
-  s = await startOauthServers();
+  weather = await startFakeOpenMeteo();
+  s = await startOauthServers({ OVERLOOK_WEATHER_URL: weather.url });
 });
-afterAll(() => s.close());
+afterAll(async () => {
+  await s.close();
+  await weather.close();
+});
 
 const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
 const post = (headers: Record<string, string>, body: unknown = INIT, url = s.mcpUrl) =>
@@ -181,6 +187,46 @@ describe('tools over recordings and PTZ', () => {
       expect(now.pan).not.toBe(home.json().pan); // it really moved away from home, to the preset
     } finally {
       await ownerClient.close();
+    }
+  });
+});
+
+describe('tools over weather and comments', () => {
+  it('reads a site’s weather, lists comments, and adds one as an editor only (a mention notifies the member)', async () => {
+    const owner = await s.tp.person('weather-owner');
+    const project = await s.tp.project(owner, 'Quay works');
+    const made = await s.tp.app.inject({ method: 'POST', url: '/v2/cameras', headers: owner.auth, payload: { name: 'Quay cam', project_exid: project.exid, simulated: true, location: { lat: 53.35, lng: -6.26 } } });
+    const cam = made.json() as { exid: string };
+    const viewer = await s.tp.person('weather-viewer');
+    await s.tp.addMember(owner, project.exid, viewer, 'viewer');
+
+    const client = await connectWithBearer(s.mcpUrl, owner.token);
+    try {
+      const past = JSON.parse(text(await client.callTool({ name: 'weather', arguments: { project_exid: project.exid, date: '2026-11-01' } })));
+      expect(past.days[0].hourly[13].temp).toBe(fakeTemp('2026-11-01', 13));
+      const now = JSON.parse(text(await client.callTool({ name: 'weather', arguments: { project_exid: project.exid } })));
+      expect(typeof now.current.temp).toBe('number');
+
+      const added = (await client.callTool({
+        name: 'add_comment',
+        arguments: { project_exid: project.exid, camera_exid: cam.exid, content: `Crane lift at 10, @${viewer.email} please check`, timestamp: '2026-11-20T10:00:00Z', x: 0.25, y: 0.75 },
+      })) as CallToolResult;
+      expect(added.isError, text(added)).toBeFalsy();
+      const listed = JSON.parse(text(await client.callTool({ name: 'list_comments', arguments: { project_exid: project.exid, camera_exid: cam.exid } })));
+      expect(JSON.stringify(listed)).toContain('Crane lift at 10');
+    } finally {
+      await client.close();
+    }
+    const notes = await s.tp.app.inject({ method: 'GET', url: '/v2/notifications', headers: viewer.auth });
+    expect(JSON.stringify(notes.json())).toContain('mention');
+
+    const viewerClient = await connectWithBearer(s.mcpUrl, viewer.token);
+    try {
+      const refused = (await viewerClient.callTool({ name: 'add_comment', arguments: { project_exid: project.exid, camera_exid: cam.exid, content: 'no', timestamp: '2026-11-20T10:00:00Z' } })) as CallToolResult;
+      expect(refused.isError).toBe(true);
+      expect(text(refused)).toMatch(/^403 PERMISSION_DENIED/);
+    } finally {
+      await viewerClient.close();
     }
   });
 });

@@ -88,6 +88,10 @@ export interface CamerasTable {
   last_checked_at: string | null;
   created_at: string;
   updated_at: string;
+  /** Compass heading the camera looks at, degrees from north (settings; null unknown). */
+  heading?: number | null;
+  /** Horizontal field of view, degrees (settings; null unknown). */
+  fov?: number | null;
 }
 
 export interface CameraNotesTable {
@@ -149,17 +153,6 @@ export interface ApiKeysTable {
 export interface ApiKeyProjectsTable {
   api_key_id: string;
   project_id: string;
-}
-
-export interface OauthProviderTokensTable {
-  id: string;
-  user_id: string;
-  provider: string;
-  /** Encrypted at rest by the connectors feature. */
-  token_data: string;
-  scopes: string;
-  expires_at: string | null;
-  created_at: string;
 }
 
 /** One stored JPEG of a camera's cloud recordings (the index; the bytes are in the object store). */
@@ -303,7 +296,264 @@ export interface UserIdentitiesTable {
   last_login_at: string;
 }
 
+/** A person's connection to a third-party provider (connectors); secrets are AES-256-GCM envelopes. */
+export interface ConnectorConnectionsTable {
+  id: string;
+  user_id: string;
+  provider: string;
+  auth_kind: string;
+  access_token_enc: string | null;
+  refresh_token_enc: string | null;
+  expires_at: string | null;
+  credentials_enc: string | null;
+  /** JSON: the remote account (user, company names). */
+  account: string;
+  /** JSON array of granted scopes. */
+  scopes: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An OAuth authorization in progress: binds the provider's callback to the person who started it. */
+export interface ConnectorOauthStatesTable {
+  state: string;
+  user_id: string;
+  provider: string;
+  code_verifier_enc: string | null;
+  project_exid: string | null;
+  redirect_after: string | null;
+  expires_at: string;
+}
+
+/** Something a connector uploaded to a provider on behalf of a project. */
+export interface ConnectorUploadsTable {
+  id: string;
+  user_id: string | null;
+  provider: string;
+  project_id: string;
+  camera_id: string | null;
+  remote_project_id: string;
+  remote_id: string;
+  name: string;
+  /** JSON. */
+  details: string;
+  created_at: string;
+}
+
+/** An event a provider pushed (doorbell ring, gate booking). */
+export interface ConnectorEventsTable {
+  id: string;
+  provider: string;
+  user_id: string | null;
+  project_id: string | null;
+  /** JSON. */
+  payload: string;
+  received_at: string;
+}
+
+/** Site connectors: a Voyage Control venue or doorbell device feeding a project (and camera), with its sealed webhook secret. */
+export interface SiteConnectorLinksTable {
+  id: string;
+  provider: string;
+  project_id: string;
+  camera_id: string | null;
+  user_id: string;
+  remote_id: string;
+  remote_name: string | null;
+  webhook_secret_enc: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Webhook event ids a site connector link has received: a replay of one is refused. */
+export interface SiteConnectorDeliveriesTable {
+  link_id: string;
+  event_id: string;
+  received_at: string;
+}
+
+/** Fetched weather of a project, by place, time zone and day (or the current conditions); JSON payload in the API's shape. */
+export interface WeatherCacheTable {
+  project_id: string;
+  key: string;
+  payload: string;
+  fetched_at: string;
+}
+
+export interface VideoWallsTable {
+  id: string;
+  project_id: string;
+  name: string;
+  grid_rows: number;
+  grid_columns: number;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One cell of a wall's grid showing one camera (0-based row and column). */
+export interface VideoWallTilesTable {
+  wall_id: string;
+  row_index: number;
+  column_index: number;
+  camera_id: string;
+}
+
+export interface CommentsTable {
+  id: string;
+  project_id: string;
+  camera_id: string;
+  author_id: string | null;
+  /** The recording moment the comment is about. */
+  frame_at: string;
+  /** Position on the image, 0..1 from the left and from the top. */
+  x: number;
+  y: number;
+  content: string;
+  /** JSON array of user ids already notified of a mention. */
+  mentions: string;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A project's logo; the image is in the object store under `object_key`. */
+export interface ProjectLogosTable {
+  id: string;
+  project_id: string;
+  name: string;
+  /** top-left | top-right | bottom-left | bottom-right */
+  position: string;
+  object_key: string;
+  content_type: string;
+  width: number;
+  height: number;
+  size: number;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A project's thumbnail (one per project): uploaded, or taken from a camera's latest recorded frame. */
+export interface ProjectThumbnailsTable {
+  project_id: string;
+  object_key: string;
+  /** upload | camera */
+  source: string;
+  camera_exid: string | null;
+  taken_at: string | null;
+  width: number;
+  height: number;
+  size: number;
+  updated_by: string | null;
+  updated_at: string;
+}
+
+/** A media hub item (clip, compare, timelapse, url, file) with its render job state. */
+export interface MediaHubItemsTable {
+  id: string;
+  project_id: string;
+  camera_id: string | null;
+  kind: string;
+  title: string;
+  status: string;
+  from_date: string | null;
+  to_date: string | null;
+  requester_id: string | null;
+  requester_email: string;
+  is_public: number;
+  /** JSON render options. */
+  options: string;
+  link_url: string | null;
+  file_name: string | null;
+  content_type: string | null;
+  file_size: number | null;
+  object_key: string | null;
+  gif_key: string | null;
+  thumbnail_key: string | null;
+  logo_key: string | null;
+  error: string | null;
+  attempts: number;
+  created_at: string;
+  updated_at: string;
+  completed_at: string | null;
+}
+
+/** An uploaded BIM render of a camera's view, for the date of the model it shows (one per camera and date). */
+export interface BimCapturesTable {
+  id: string;
+  camera_id: string;
+  captured_at: string;
+  name: string | null;
+  image_key: string;
+  content_type: string;
+  width: number;
+  height: number;
+  size: number;
+  uploaded_by: string | null;
+  created_at: string;
+}
+
+/** A BIM render requested for a date and not made yet (an external BIM tool reports its status). */
+export interface BimPendingTable {
+  id: string;
+  camera_id: string;
+  requested_for: string;
+  /** pending | processing | completed | failed */
+  status: string;
+  note: string | null;
+  message: string | null;
+  capture_id: string | null;
+  requested_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A camera's pose and lens for the BIM overlay (metres and degrees), one row a camera. */
+export interface BimCameraParametersTable {
+  camera_id: string;
+  x: number;
+  y: number;
+  z: number;
+  yaw: number;
+  pitch: number;
+  roll: number;
+  fov: number;
+  image_width: number;
+  image_height: number;
+  updated_by: string | null;
+  updated_at: string;
+}
+
+/** An overlay layer drawn over a camera's view: an image with opacity, order, visibility and dates. */
+export interface BimLayersTable {
+  id: string;
+  camera_id: string;
+  name: string;
+  image_key: string;
+  content_type: string;
+  width: number;
+  height: number;
+  size: number;
+  /** 0/1 */
+  has_alpha: number;
+  opacity: number;
+  z_index: number;
+  /** 0/1 */
+  visible: number;
+  from_date: string | null;
+  to_date: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
+  media_hub_items: MediaHubItemsTable;
+  weather_cache: WeatherCacheTable;
+  video_walls: VideoWallsTable;
+  video_wall_tiles: VideoWallTilesTable;
+  comments: CommentsTable;
   users: UsersTable;
   audit_events: AuditEventsTable;
   oidc_login_states: OidcLoginStatesTable;
@@ -319,13 +569,24 @@ export interface Database {
   progress_photos: ProgressPhotosTable;
   api_keys: ApiKeysTable;
   api_key_projects: ApiKeyProjectsTable;
-  oauth_provider_tokens: OauthProviderTokensTable;
   snapshots: SnapshotsTable;
   snapshot_buckets: SnapshotBucketsTable;
   camera_recording_settings: CameraRecordingSettingsTable;
   anpr_events: AnprEventsTable;
   anpr_ingestion_tokens: AnprIngestionTokensTable;
   anpr_watchlist: AnprWatchlistTable;
+  bim_captures: BimCapturesTable;
+  bim_pending: BimPendingTable;
+  bim_camera_parameters: BimCameraParametersTable;
+  bim_layers: BimLayersTable;
   oauth_records: OauthRecordsTable;
+  project_logos: ProjectLogosTable;
+  project_thumbnails: ProjectThumbnailsTable;
+  connector_connections: ConnectorConnectionsTable;
+  connector_oauth_states: ConnectorOauthStatesTable;
+  connector_uploads: ConnectorUploadsTable;
+  connector_events: ConnectorEventsTable;
+  site_connector_links: SiteConnectorLinksTable;
+  site_connector_deliveries: SiteConnectorDeliveriesTable;
 }
 

@@ -185,21 +185,29 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
         operationId: 'listConnectedProviders',
         summary: 'Third-party providers the caller has connected',
         response: {
-          200: Type.Array(Type.Object({ provider: Type.String(), scopes: Type.Array(Type.String()), connected_at: Type.String(), expires_at: Type.Union([Type.String(), Type.Null()]) })),
+          200: Type.Array(
+            Type.Object({
+              provider: Type.String(),
+              name: Type.String(),
+              auth_kind: Type.String({ description: 'oauth or credentials' }),
+              scopes: Type.Array(Type.String()),
+              connected_at: Type.String(),
+              expires_at: Type.Union([Type.String(), Type.Null()]),
+            }),
+          ),
           ...errorResponses(),
         },
       },
     },
+    // The caller's connector connections (src/platform/connectors), of providers this server still offers.
     async (req) => {
       const p = req.principal;
       if (p.kind === 'anonymous') return [];
-      const rows = await db.kysely
-        .selectFrom('oauth_provider_tokens')
-        .select(['provider', 'scopes', 'created_at', 'expires_at'])
-        .where('user_id', '=', p.userId)
-        .orderBy('provider')
-        .execute();
-      return rows.map((r) => ({ provider: r.provider, scopes: JSON.parse(r.scopes) as string[], connected_at: r.created_at, expires_at: r.expires_at }));
+      const names = new Map(app.platform.connectors.providers().map((x) => [x.id, x.name]));
+      const rows = await app.platform.connectors.store.listConnections(p.userId);
+      return rows
+        .filter((r) => names.has(r.provider))
+        .map((r) => ({ provider: r.provider, name: names.get(r.provider)!, auth_kind: r.auth_kind, scopes: r.scopes, connected_at: r.created_at, expires_at: r.expires_at }));
     },
   );
 }

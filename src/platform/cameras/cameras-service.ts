@@ -38,6 +38,21 @@ function checkUrl(value: string | undefined, field: string, protocols: string[])
   return url.toString();
 }
 
+/** A real camera's connection details, checked (creation and the settings' connection endpoint). */
+export function checkConnection(c: ConnectionDetails): ConnectionDetails {
+  const connection: ConnectionDetails = {
+    snapshot_url: checkUrl(c.snapshot_url, 'snapshot_url', ['http:', 'https:']),
+    rtsp_url: checkUrl(c.rtsp_url, 'rtsp_url', ['rtsp:', 'rtsps:']),
+    onvif_url: checkUrl(c.onvif_url, 'onvif_url', ['http:', 'https:']),
+    username: c.username,
+    password: c.password,
+  };
+  if (!connection.snapshot_url && !connection.rtsp_url && !connection.onvif_url) {
+    throw validation('snapshot_url', 'a real camera needs a snapshot_url, an onvif_url or an rtsp_url (or send "simulated": true)');
+  }
+  return connection;
+}
+
 export class CamerasService {
   private readonly rows = new Map<string, CameraRow>();
   private readonly records = new Map<string, CameraRecord>();
@@ -57,17 +72,7 @@ export class CamerasService {
     if (!isTimeZone(timezone)) throw validation('timezone', `unknown time zone ${timezone}`);
     let connection: ConnectionDetails = {};
     if (!input.simulated) {
-      const c = input.connection ?? {};
-      connection = {
-        snapshot_url: checkUrl(c.snapshot_url, 'snapshot_url', ['http:', 'https:']),
-        rtsp_url: checkUrl(c.rtsp_url, 'rtsp_url', ['rtsp:', 'rtsps:']),
-        onvif_url: checkUrl(c.onvif_url, 'onvif_url', ['http:', 'https:']),
-        username: c.username,
-        password: c.password,
-      };
-      if (!connection.snapshot_url && !connection.rtsp_url && !connection.onvif_url) {
-        throw validation('snapshot_url', 'a real camera needs a snapshot_url, an onvif_url or an rtsp_url (or send "simulated": true)');
-      }
+      connection = checkConnection(input.connection ?? {});
     }
     let exid = makeExid(name);
     for (let i = 0; i < 5 && (await repo.exidTaken(this.db, exid)); i++) exid = makeExid(name);

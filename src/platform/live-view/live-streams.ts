@@ -77,6 +77,14 @@ export class LiveStreams {
     throw lastError ?? new ApiError('BAD_GATEWAY', 'The live stream could not start');
   }
 
+  /** Stops the stream of `key` if one runs or is starting (its camera was deleted or reconnected). */
+  async stop(key: string): Promise<void> {
+    const starting = this.starting.get(key);
+    if (starting) await starting.catch(() => null);
+    const s = this.streams.get(key);
+    if (s) await this.end(key, s);
+  }
+
   get(key: string): HlsStream | null {
     const s = this.streams.get(key);
     return s && !s.stopped ? s : null;

@@ -97,6 +97,12 @@ export class LiveViewService {
     readonly streams: LiveStreams,
   ) {}
 
+  /** Stops the camera's live stream and drops its probe results: its connection changed or it is being deleted. */
+  async forgetCamera(exid: string): Promise<void> {
+    await this.streams.stop(exid);
+    this.probe.forgetCamera(exid);
+  }
+
   // ---- snapshots
 
   /** A frame from the camera now: its snapshot URL (or the simulated camera), else a frame of its RTSP stream. */

@@ -63,6 +63,11 @@ export class StreamProbe {
     return pending;
   }
 
+  /** Drops what was learnt about a camera's streams (keys `<exid>:…`): its connection changed or it is gone. */
+  forgetCamera(exid: string): void {
+    for (const key of [...this.cache.keys()]) if (key.startsWith(`${exid}:`)) this.cache.delete(key);
+  }
+
   /** What was learnt last, without asking the camera. */
   cached(key: string): StreamInfo | null {
     return this.cache.get(key)?.info ?? null;

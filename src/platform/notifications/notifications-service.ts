@@ -4,7 +4,9 @@ import { ApiError } from '../../lib/errors.js';
 import { pageMeta, pageOffset, type PageMeta } from '../../lib/http/pagination.js';
 import { newId } from '../../lib/ids.js';
 
-export type NotificationType = 'project_shared' | 'role_changed' | 'removed_from_project' | 'camera_status_changed' | 'mention' | 'api_key_expiring';
+export type NotificationType = 'project_shared' | 'role_changed' | 'removed_from_project' | 'camera_status_changed' | 'mention' | 'api_key_expiring' | 'site_access_event' | 'doorbell_ring' | 'doorbell_event'
+  /** Media hub renders, for the requester (Evercam's timelapse_created / timelapse_failed, and the same for clips and compares). */
+  | `${'clip' | 'compare' | 'timelapse'}_${'created' | 'failed'}`;
 
 export interface Notification {
   id: string;

@@ -31,8 +31,18 @@ describe('route classification', () => {
         return p.access === 'public' || (p.access === 'people' && p.anonymous);
       })
       .map((r) => `${r.method} ${r.url}`);
-    // Provider sign-in (issue 7): started and finished by a browser that is not signed in yet.
-    expect(open.sort()).toEqual(['GET /v2/auth/provider/:provider/callback', 'GET /v2/auth/provider/:provider/login', 'GET /v2/openapi.json', 'POST /v2/auth/login']);
+    // Provider sign-in (issue 7) and the connectors' OAuth callback (issue 5): finished by a browser
+    // that carries no JWT (the single-use state names the person). Connector webhooks: called by the
+    // provider, authenticated by an HMAC signature over the raw body, which only exists after parsing.
+    expect(open.sort()).toEqual([
+      'GET /v2/auth/provider/:provider/callback',
+      'GET /v2/auth/provider/:provider/login',
+      'GET /v2/connectors/:provider/callback',
+      'GET /v2/openapi.json',
+      'POST /v2/auth/login',
+      'POST /v2/connectors/doorbell/webhooks/:link_id',
+      'POST /v2/connectors/voyage-control/webhooks/:link_id',
+    ]);
   });
 
   it('the app refuses to start when a route declares no access policy', async () => {

@@ -107,9 +107,13 @@ describe('the scope map', () => {
     }
   });
 
-  it('never exceeds seed §4.9’s per-scope counts', () => {
-    for (const [scope, { count }] of Object.entries(FEATURE_PREFIXES)) {
-      expect(map.filter((e) => e.scopes.includes(scope)).length, scope).toBeLessThanOrEqual(count);
+  it('matches seed §4.9’s per-scope counts exactly, under the seed’s prefixes, in the map and in OpenAPI', () => {
+    const published = Object.entries(openapi.paths).flatMap(([path, ops]) => Object.entries(ops).map(([, op]) => ({ path, scopes: op['x-scopes'] ?? [] })));
+    for (const [scope, { count, prefixes }] of Object.entries(FEATURE_PREFIXES)) {
+      const entries = map.filter((e) => e.scopes.includes(scope));
+      expect(entries.length, scope).toBe(count);
+      for (const e of entries) expect(prefixes.some((p) => p.test(e.path)), `${keyOf(e)} outside ${scope}'s prefixes`).toBe(true);
+      expect(published.filter((o) => o.scopes.includes(scope)).length, `${scope} in OpenAPI`).toBe(count);
     }
   });
 

@@ -29,13 +29,12 @@ describe('sign-in options and providers', () => {
     const other = await tp.person('other');
     const url = '/v2/oauth2-tokens/providers';
     expect((await tp.app.inject({ method: 'GET', url, headers: me.auth })).json()).toEqual([]);
-    await tp.t.db.kysely
-      .insertInto('oauth_provider_tokens')
-      .values({ id: 'tok-1', user_id: me.id, provider: 'procore', token_data: 'secret-access', scopes: JSON.stringify(['read']), expires_at: null, created_at: '2026-11-01T00:00:00.000Z' })
-      .execute();
+    // The connectors' connections table (src/platform/connectors): tokens sealed, never listed.
+    await tp.app.platform.connectors.store.saveConnection(me.id, 'procore', { authKind: 'oauth', accessToken: 'secret-access', refreshToken: 'secret-refresh', scopes: ['read'] });
     const mine = await tp.app.inject({ method: 'GET', url, headers: me.auth });
-    expect(mine.json()).toEqual([{ provider: 'procore', scopes: ['read'], connected_at: '2026-11-01T00:00:00.000Z', expires_at: null }]);
+    expect(mine.json()).toEqual([{ provider: 'procore', name: 'Procore', auth_kind: 'oauth', scopes: ['read'], connected_at: expect.any(String), expires_at: null }]);
     expect(mine.body).not.toContain('secret-access');
+    expect(mine.body).not.toContain('secret-refresh');
     expect((await tp.app.inject({ method: 'GET', url, headers: other.auth })).json()).toEqual([]);
   });
 });
