@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
 const ts = 'text';
 
 export async function up(db: Kysely<any>): Promise<void> {
-  // The foundation's placeholder for provider tokens (never written): connector_connections replaces it.
+  // The foundation's provider-token table, which nothing ever wrote to: connector_connections replaces it.
   await db.schema.dropTable('oauth_provider_tokens').ifExists().execute();
 
   await db.schema

@@ -115,7 +115,7 @@ export class ProviderClient {
     const url = new URL(joinUrl(this.settings.apiUrl, req.path));
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { accept: req.responseType === 'text' ? '*/*' : 'application/json', ...auth, ...(req.headers ?? {}) };
-    let body: BodyInit | undefined;
+    let body: RequestInit['body'];
     if (req.json !== undefined) {
       body = JSON.stringify(req.json);
       headers['content-type'] = req.contentType ?? 'application/json';
