@@ -201,6 +201,23 @@ describe('footage export', () => {
     expect(byEnd.statusCode).toBe(200);
   });
 
+  it('over real HTTP with curl: the same headers, streamed without a length, a clip ffprobe reads in full', async () => {
+    if (!r.app.server.listening) await r.app.listen({ host: '127.0.0.1', port: 0 });
+    const port = (r.app.server.address() as { port: number }).port;
+    const { data } = await chunks();
+    const start = new Date(Date.parse(data[1].start_date) + 400);
+    const file = join(r.config.dataDir, 'direct.mp4');
+    // curl, as a person downloads it: it fails on a reset connection, so a clean exit means a clean end.
+    const { stdout } = await promisify(execFile)('curl', ['-sS', '-D', '-', '-o', file, '-H', `authorization: ${admin.authorization}`, `http://127.0.0.1:${port}/api/devices/${deviceId}/footage?start_date=${start.toISOString()}&duration=5`]);
+    expect(stdout).toMatch(/^HTTP\/1\.1 200 OK/);
+    expect(stdout.toLowerCase()).toContain('content-type: video/mp4');
+    expect(stdout.toLowerCase()).toMatch(/x-start-date: \d{4}-/);
+    const probe = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file]).toString();
+    expect(Number(probe)).toBeGreaterThan(5.2);
+    expect(Number(probe)).toBeLessThan(5.7);
+    execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-']);
+  });
+
   it('a client that goes away stops the export: no ffmpeg is left running for it', async () => {
     const exporters = () =>
       readdirSync('/proc')
