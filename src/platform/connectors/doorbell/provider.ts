@@ -9,14 +9,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../../lib/errors.js';
 import { Nullable } from '../../../lib/http/schemas.js';
-import { fromPathProject, publicRoute, scoped } from '../../access/policy.js';
+import { fromPathProject, scoped } from '../../access/policy.js';
 import { actingUserId, allowedProject } from '../../http/principal-helpers.js';
 import { connectorErrors } from '../framework/routes.js';
 import type { ConnectorContext, ConnectorProvider } from '../framework/provider.js';
-import { keepRawJson } from '../voyage-control/signed-webhook.js';
 import { SiteLinks } from '../voyage-control/site-links.js';
-import { receiveSiteWebhook } from '../voyage-control/site-webhook.js';
-import { EventsPage, EventsQuery, listSiteEvents, ProjectParams, WebhookParams, WebhookReply, WebhookSetup, webhookUrl } from '../voyage-control/site-routes-common.js';
+import { registerSiteWebhook } from '../voyage-control/site-webhook.js';
+import { EventsPage, EventsQuery, listSiteEvents, ProjectParams, WebhookSetup, webhookUrl } from '../voyage-control/site-routes-common.js';
 import { Device, parseDoorbellEvent, toDevice } from './doorbell-records.js';
 
 const NAME = 'Doorbell';
@@ -75,39 +74,30 @@ async function routes(fastify: FastifyInstance, ctx: ConnectorContext): Promise<
     async (req) => listSiteEvents(ctx, allowedProject(req).project.id, req.query),
   );
 
-  // The webhook lives in a child context so its raw-body JSON parser touches no other route.
-  await fastify.register(async (child) => {
-    keepRawJson(child);
-    child.withTypeProvider<TypeBoxTypeProvider>().post(
-      `${prefix}/webhooks/:link_id`,
-      {
-        config: { access: publicRoute() },
-        schema: {
-          tags,
-          operationId: `${op}EventWebhook`,
-          summary: 'Where the doorbell provider posts rings (signed: X-Doorbell-Timestamp, X-Doorbell-Signature = sha256 HMAC of "<timestamp>.<body>")',
-          params: WebhookParams,
-          response: { 200: WebhookReply, ...connectorErrors() },
+  await registerSiteWebhook(fastify, {
+    ctx,
+    links,
+    prefix,
+    tags,
+    operationId: `${op}EventWebhook`,
+    summary: 'Where the doorbell provider posts rings (signed: X-Doorbell-Timestamp, X-Doorbell-Signature = sha256 HMAC of "<timestamp>.<body>")',
+    headers: { timestamp: 'x-doorbell-timestamp', signature: 'x-doorbell-signature' },
+    interpret: async (link, body) => {
+      const e = parseDoorbellEvent(body, link.remoteId);
+      const project = await links.project(link.projectId);
+      const cameraExid = await links.cameraExid(link.cameraId);
+      const snapshot = cameraExid && e.type === 'ring' ? await captureFrame(ctx, cameraExid, link.userId, `${NAME} ring: ${link.remoteName ?? link.remoteId}`) : null;
+      const device = link.remoteName ?? link.remoteId;
+      return {
+        eventId: e.id,
+        payload: { ...e, device_name: link.remoteName, project_exid: project.exid, camera_exid: cameraExid, snapshot },
+        notification: {
+          type: e.type === 'ring' ? 'doorbell_ring' : 'doorbell_event',
+          message: e.type === 'ring' ? `Someone rang ${device} at ${project.name}` : `${device} at ${project.name}: ${e.type}`,
+          context: { provider: ctx.provider.id, project_exid: project.exid, camera_exid: cameraExid, device_id: e.device_id, device_name: link.remoteName, event_id: e.id, event_type: e.type, occurred_at: e.occurred_at, snapshot },
         },
-      },
-      async (req) =>
-        receiveSiteWebhook(ctx, links, req, req.params.link_id, { timestamp: 'x-doorbell-timestamp', signature: 'x-doorbell-signature' }, async (link, body) => {
-          const e = parseDoorbellEvent(body, link.remoteId);
-          const project = await links.project(link.projectId);
-          const cameraExid = await links.cameraExid(link.cameraId);
-          const snapshot = cameraExid && e.type === 'ring' ? await captureFrame(ctx, cameraExid, link.userId, `${NAME} ring: ${link.remoteName ?? link.remoteId}`) : null;
-          const device = link.remoteName ?? link.remoteId;
-          return {
-            eventId: e.id,
-            payload: { ...e, device_name: link.remoteName, project_exid: project.exid, camera_exid: cameraExid, snapshot },
-            notification: {
-              type: e.type === 'ring' ? 'doorbell_ring' : 'doorbell_event',
-              message: e.type === 'ring' ? `Someone rang ${device} at ${project.name}` : `${device} at ${project.name}: ${e.type}`,
-              context: { provider: ctx.provider.id, project_exid: project.exid, camera_exid: cameraExid, device_id: e.device_id, device_name: link.remoteName, event_id: e.id, event_type: e.type, occurred_at: e.occurred_at, snapshot },
-            },
-          };
-        }),
-    );
+      };
+    },
   });
 }
 

@@ -8,14 +8,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError, validation } from '../../../lib/errors.js';
 import { Nullable } from '../../../lib/http/schemas.js';
-import { fromPathProject, publicRoute, scoped } from '../../access/policy.js';
+import { fromPathProject, scoped } from '../../access/policy.js';
 import { actingUserId, allowedProject } from '../../http/principal-helpers.js';
 import { connectorErrors } from '../framework/routes.js';
 import type { ConnectorContext, ConnectorProvider } from '../framework/provider.js';
-import { keepRawJson } from './signed-webhook.js';
 import { SiteLinks } from './site-links.js';
-import { receiveSiteWebhook } from './site-webhook.js';
-import { EventsPage, EventsQuery, isoTime, listSiteEvents, ProjectParams, WebhookParams, WebhookReply, WebhookSetup, webhookUrl } from './site-routes-common.js';
+import { registerSiteWebhook } from './site-webhook.js';
+import { EventsPage, EventsQuery, isoTime, listSiteEvents, ProjectParams, WebhookSetup, webhookUrl } from './site-routes-common.js';
 import { parseGateEvent, toBooking, Booking } from './voyage-records.js';
 
 const NAME = 'Voyage Control';
@@ -124,37 +123,28 @@ async function routes(fastify: FastifyInstance, ctx: ConnectorContext): Promise<
     async (req) => listSiteEvents(ctx, allowedProject(req).project.id, req.query),
   );
 
-  // The webhook lives in a child context so its raw-body JSON parser touches no other route.
-  await fastify.register(async (child) => {
-    keepRawJson(child);
-    child.withTypeProvider<TypeBoxTypeProvider>().post(
-      `${prefix}/webhooks/:link_id`,
-      {
-        config: { access: publicRoute() },
-        schema: {
-          tags,
-          operationId: `${op}GateWebhook`,
-          summary: `Where ${NAME} posts gate events (signed: X-Voyage-Timestamp, X-Voyage-Signature = sha256 HMAC of "<timestamp>.<body>")`,
-          params: WebhookParams,
-          response: { 200: WebhookReply, ...connectorErrors() },
+  await registerSiteWebhook(fastify, {
+    ctx,
+    links,
+    prefix,
+    tags,
+    operationId: `${op}GateWebhook`,
+    summary: `Where ${NAME} posts gate events (signed: X-Voyage-Timestamp, X-Voyage-Signature = sha256 HMAC of "<timestamp>.<body>")`,
+    headers: { timestamp: 'x-voyage-timestamp', signature: 'x-voyage-signature' },
+    interpret: async (link, body) => {
+      const e = parseGateEvent(body);
+      const project = await links.project(link.projectId);
+      const who = [e.vehicle_registration, e.company ? `(${e.company})` : null].filter(Boolean).join(' ');
+      return {
+        eventId: e.id,
+        payload: { ...e, venue_id: link.remoteId, project_exid: project.exid },
+        notification: {
+          type: 'site_access_event',
+          message: `${NAME}: ${e.type.replace(/[._]/g, ' ')}${e.gate ? ` at ${e.gate}` : ''}${who ? ` — ${who}` : ''} on ${project.name}`,
+          context: { provider: ctx.provider.id, project_exid: project.exid, event_id: e.id, event_type: e.type, occurred_at: e.occurred_at, gate: e.gate, booking_reference: e.booking_reference, vehicle_registration: e.vehicle_registration },
         },
-      },
-      async (req) =>
-        receiveSiteWebhook(ctx, links, req, req.params.link_id, { timestamp: 'x-voyage-timestamp', signature: 'x-voyage-signature' }, async (link, body) => {
-          const e = parseGateEvent(body);
-          const project = await links.project(link.projectId);
-          const who = [e.vehicle_registration, e.company ? `(${e.company})` : null].filter(Boolean).join(' ');
-          return {
-            eventId: e.id,
-            payload: { ...e, venue_id: link.remoteId, project_exid: project.exid },
-            notification: {
-              type: 'site_access_event',
-              message: `${NAME}: ${e.type.replace(/[._]/g, ' ')}${e.gate ? ` at ${e.gate}` : ''}${who ? ` — ${who}` : ''} on ${project.name}`,
-              context: { provider: ctx.provider.id, project_exid: project.exid, event_id: e.id, event_type: e.type, occurred_at: e.occurred_at, gate: e.gate, booking_reference: e.booking_reference, vehicle_registration: e.vehicle_registration },
-            },
-          };
-        }),
-    );
+      };
+    },
   });
 }
 

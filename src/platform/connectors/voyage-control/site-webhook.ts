@@ -2,12 +2,16 @@
 // the linking person is still connected, refuse an event id seen before, store the event
 // (`connector_events`, for the project's events list) and notify the project's admins and owner.
 // Shared by the voyage-control and doorbell connectors; each gives its headers and what to say.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { publicRoute } from '../../access/policy.js';
+import { connectorErrors } from '../framework/routes.js';
+import { WebhookParams, WebhookReply } from './site-routes-common.js';
 import { ApiError } from '../../../lib/errors.js';
 import type { ConnectorContext } from '../framework/provider.js';
 import type { NotificationType } from '../../notifications/notifications-service.js';
 import type { SiteLink, SiteLinks } from './site-links.js';
-import { verifyWebhook } from './signed-webhook.js';
+import { keepRawJson, verifyWebhook } from './signed-webhook.js';
 
 export interface Delivered {
   /** The provider's own event id (replays are refused by it). */
@@ -43,4 +47,34 @@ export async function receiveSiteWebhook(
   const people = await links.projectAdmins(link.projectId);
   for (const userId of people) await ctx.platform.notifications.notify(userId, d.notification.type, d.notification.message, d.notification.context);
   return { received: true, event_id: d.eventId, notified: people.length };
+}
+
+/**
+ * Registers `POST <prefix>/webhooks/:link_id` for a site connector. The route lives in a child context
+ * so its raw-body JSON parser (the signature covers the raw body) touches no other route.
+ */
+export async function registerSiteWebhook(
+  fastify: FastifyInstance,
+  opts: {
+    ctx: ConnectorContext;
+    links: SiteLinks;
+    prefix: string;
+    tags: string[];
+    operationId: string;
+    summary: string;
+    headers: { timestamp: string; signature: string };
+    interpret: (link: SiteLink, body: unknown) => Promise<Delivered>;
+  },
+): Promise<void> {
+  await fastify.register(async (child) => {
+    keepRawJson(child);
+    child.withTypeProvider<TypeBoxTypeProvider>().post(
+      `${opts.prefix}/webhooks/:link_id`,
+      {
+        config: { access: publicRoute() },
+        schema: { tags: opts.tags, operationId: opts.operationId, summary: opts.summary, params: WebhookParams, response: { 200: WebhookReply, ...connectorErrors() } },
+      },
+      async (req) => receiveSiteWebhook(opts.ctx, opts.links, req, req.params.link_id, opts.headers, opts.interpret),
+    );
+  });
 }
