@@ -1,14 +1,13 @@
 // The BIM endpoints that answer one record as JSON or as its image: `?format=image` (for <img> tags and
 // links) or an Accept header preferring the image's type (or image/*) to JSON. JSON stays the default
 // (no Accept, or */*). The image is the uploaded file, byte for byte, with its own content type.
-import Negotiator from 'negotiator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { prefersImage } from '../../lib/http/accept.js';
 import type { StoredObject } from '../storage/object-store.js';
 
 export function wantsImage(req: FastifyRequest, contentType: string, format?: 'json' | 'image'): boolean {
   if (format) return format === 'image';
-  if (!req.headers.accept) return false;
-  return new Negotiator({ headers: { accept: req.headers.accept } }).mediaType(['application/json', contentType]) === contentType;
+  return prefersImage(req, contentType);
 }
 
 /** Streams the image; `etag` names these bytes, so `If-None-Match` answers 304 without reading them. */
