@@ -20,6 +20,7 @@ const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const LEVELS = (process.env.BENCH_RECORDER_DEVICES ?? '8,16,32,64').split(',').map(Number);
+const EXPORT_ROUNDS = Number(process.env.BENCH_EXPORT_ROUNDS ?? 7);
 const LOAD_WINDOW_S = Number(process.env.BENCH_RECORDER_WINDOW ?? 20);
 /** BENCH_RECORDER_PARTS picks among serving, export and load (all by default). */
 const PARTS = (process.env.BENCH_RECORDER_PARTS ?? 'serving,export,load').split(',');
@@ -79,6 +80,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 /** One hour of 640×360, 15 fps H.264, cut by ffmpeg into 60 s MPEG-TS segments as the recorder cuts them. */
 async function makeHour(dir: string): Promise<string[]> {
+  // BENCH_RECORDER_HOUR reuses a folder of segments made by an earlier run (encoding takes a minute).
+  const given = process.env.BENCH_RECORDER_HOUR;
+  if (given) return readdirSync(given).filter((f) => f.endsWith('.ts')).sort().map((f) => join(given, f));
   mkdirSync(dir, { recursive: true });
   await exec('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=15', '-t', '3600', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-pix_fmt', 'yuv420p',
     '-f', 'segment', '-segment_time', '60', '-segment_format', 'mpegts', '-reset_timestamps', '1', join(dir, 'seg%03d.ts')], { maxBuffer: 1 << 24 });
@@ -142,13 +146,21 @@ async function servingAndExport(work: string) {
     writeFileSync(list, ids.map((s) => `file '${join(storage, s.path)}'`).join('\n') + '\n');
     const exportUrl = `${rec.url}/api/devices/${deviceId}/footage?start_date=${encodeURIComponent(start.toISOString())}&duration=3600`;
     // curl downloads it to a file, as a person would; fetch's web streams would time the client instead.
+    // Each run starts from the same state: the previous output removed and the page cache written back
+    // (untimed), so neither side pays for truncating a file the other's run left under writeback.
+    const fresh = (file: string) => {
+      rmSync(file, { force: true });
+      spawnSync('sync');
+    };
     const apiRun = async () => {
+      fresh(join(work, 'api.mp4'));
       const t = performance.now();
       const { stdout } = await exec('curl', ['-sS', '-o', join(work, 'api.mp4'), '-w', '%{http_code}', '-H', `authorization: Bearer ${rec.token}`, exportUrl]);
       if (stdout.trim() !== '200') throw new Error(`footage: HTTP ${stdout}`);
       return performance.now() - t;
     };
     const ffmpegRun = async () => {
+      fresh(join(work, 'plain.mp4'));
       const t = performance.now();
       await exec('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'concat', '-safe', '0', '-i', list, '-c', 'copy', join(work, 'plain.mp4')]);
       return performance.now() - t;
@@ -157,7 +169,7 @@ async function servingAndExport(work: string) {
     const exported = await probeDuration(join(work, 'api.mp4'));
     const api: number[] = [];
     const plain: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < EXPORT_ROUNDS; i++) {
       if (i % 2 === 0) {
         api.push(await apiRun());
         plain.push(await ffmpegRun());
@@ -166,6 +178,7 @@ async function servingAndExport(work: string) {
         api.push(await apiRun());
       }
     }
+    progress(`export rounds (ms), ours: ${api.map(Math.round).join(' ')}; concat: ${plain.map(Math.round).join(' ')}`);
     return {
       segment_bytes: segmentBytes,
       hls_segment_rps: Math.round(oursRps),
@@ -175,7 +188,8 @@ async function servingAndExport(work: string) {
       footage_hour_duration_s: Number(exported.toFixed(1)),
       footage_export_ms: Math.round(median(api)),
       ffmpeg_concat_ms: Math.round(median(plain)),
-      footage_vs_concat_ratio: Number((median(api) / median(plain)).toFixed(3)),
+      // Each round's two runs sit side by side in time; the median of their ratios sheds the machine's drift.
+      footage_vs_concat_ratio: Number(median(api.map((a, i) => a / plain[i]!)).toFixed(3)),
     };
   } finally {
     await stop(rec.proc);

@@ -2,7 +2,7 @@
 // index and on disk, HLS through token-carrying URIs, snapshots, footage export checked by ffprobe.
 import { execFile, execFileSync } from 'node:child_process';
 import { promisify } from 'node:util';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestRecorder, eventually, type TestRecorder } from '../helpers/recorder.js';
@@ -210,12 +210,57 @@ describe('footage export', () => {
     // curl, as a person downloads it: it fails on a reset connection, so a clean exit means a clean end.
     const { stdout } = await promisify(execFile)('curl', ['-sS', '-D', '-', '-o', file, '-H', `authorization: ${admin.authorization}`, `http://127.0.0.1:${port}/api/devices/${deviceId}/footage?start_date=${start.toISOString()}&duration=5`]);
     expect(stdout).toMatch(/^HTTP\/1\.1 200 OK/);
-    expect(stdout.toLowerCase()).toContain('content-type: video/mp4');
-    expect(stdout.toLowerCase()).toMatch(/x-start-date: \d{4}-/);
+    const head = stdout.toLowerCase();
+    expect(head).toContain('content-type: video/mp4');
+    expect(head).toMatch(/x-start-date: \d{4}-/);
+    // ffmpeg wrote into the socket itself: the body ends with the connection, no length, no chunks.
+    expect(head).toContain('connection: close');
+    expect(head).not.toContain('transfer-encoding');
+    expect(head).not.toContain('content-length');
     const probe = execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file]).toString();
     expect(Number(probe)).toBeGreaterThan(5.2);
     expect(Number(probe)).toBeLessThan(5.7);
     execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-']);
+
+    // A client that reads to the connection's end (fetch) gets the same clip, and the server stays up.
+    const res = await fetch(`http://127.0.0.1:${port}/api/devices/${deviceId}/footage?start_date=${start.toISOString()}&duration=5`, { headers: admin });
+    expect(res.status).toBe(200);
+    const fetched = join(r.config.dataDir, 'fetched.mp4');
+    writeFileSync(fetched, Buffer.from(await res.arrayBuffer()));
+    expect(probeDuration(fetched)).toBeCloseTo(Number(probe), 1);
+    expect((await fetch(`http://127.0.0.1:${port}/api/system/status`, { headers: admin })).status).toBe(200);
+  });
+
+  it('from a segment\'s first frame: starts there exactly, with no keyframe probe needed', async () => {
+    const { data } = await chunks();
+    const res = await r.app.inject({ method: 'GET', url: `/api/devices/${deviceId}/footage?start_date=${data[1].start_date}&duration=5`, headers: admin });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.headers['x-start-date']).toBe(data[1].start_date);
+    const file = join(r.dir, 'aligned.mp4');
+    writeFileSync(file, res.rawPayload);
+    expect(probeDuration(file)).toBeGreaterThan(4.8);
+    expect(probeDuration(file)).toBeLessThan(5.3);
+  });
+
+  it('a segment that vanished from disk mid-export is a failed download, never a short clip passed off as whole', async () => {
+    if (!r.app.server.listening) await r.app.listen({ host: '127.0.0.1', port: 0 });
+    const port = (r.app.server.address() as { port: number }).port;
+    const { data } = await chunks();
+    const gone = join(r.config.storageRoot, (await r.db.kysely.selectFrom('segments').select('path').where('id', '=', data[3].id).executeTakeFirstOrThrow()).path);
+    renameSync(gone, `${gone}.away`);
+    try {
+      const url = `/api/devices/${deviceId}/footage?start_date=${data[0].start_date}&duration=6`;
+      // Real HTTP (ffmpeg writes into the socket): curl sees the connection reset, and says so.
+      const curl = await promisify(execFile)('curl', ['-sS', '-o', join(r.dir, 'cut.mp4'), '-H', `authorization: ${admin.authorization}`, `http://127.0.0.1:${port}${url}`]).then(
+        () => 0,
+        (e: { code: number }) => e.code,
+      );
+      expect(curl).not.toBe(0);
+      // Through a pipe (inject): the body errors instead of ending.
+      await expect(r.app.inject({ method: 'GET', url, headers: admin }).then((res) => res.statusCode)).rejects.toThrow();
+    } finally {
+      renameSync(`${gone}.away`, gone);
+    }
   });
 
   it('a client that goes away stops the export: no ffmpeg is left running for it', async () => {

@@ -1,13 +1,16 @@
 // Footage export: an MP4 clip remuxed (stream copy, never transcoded) from the stored segments, from
 // the keyframe at or before the requested start. Gaps in the recording are skipped, so the clip holds
-// only what was recorded. ffmpeg writes a fragmented MP4 to its stdout, which goes straight into the
-// response: the download starts at once, nothing is written to disk, so there is nothing to clean up.
-import { spawn } from 'node:child_process';
+// only what was recorded. This file decides what the clip is (segments, in-point, length); ffmpeg
+// writes it as a fragmented MP4 straight to the client (`clip-senders.ts`): nothing is written to
+// disk, so there is nothing to clean up.
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { join } from 'node:path';
-import { PassThrough, type Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { ApiError, validation } from '../../lib/errors.js';
 import type { Segment, SegmentIndex } from '../recordings/segment-index.js';
 import { keyframes } from '../recording/ffprobe.js';
+import { pipeClip, sendClipOverSocket } from './clip-senders.js';
 
 export const MIN_CLIP_S = 5;
 export const MAX_CLIP_S = 2 * 60 * 60;
@@ -17,13 +20,16 @@ export interface ClipRequest {
   end: Date;
 }
 
+/** A clip ready to be written: ffmpeg's concat list and arguments, and what the headers tell. */
 export interface Clip {
-  /** The MP4, as ffmpeg writes it; it errors (never ends cleanly) if ffmpeg fails half-way. */
-  body: Readable;
   /** The true start: the keyframe the clip begins on. */
   start: Date;
   /** Recorded seconds missing inside the range (gaps between segments). */
   gapSeconds: number;
+  /** The concat list, given to ffmpeg on its stdin. */
+  list: string;
+  /** ffmpeg's arguments, writing the MP4 to `output` (`pipe:1`, or `pipe:3` for a handed-over socket). */
+  args(output: string): string[];
 }
 
 /** Reads `start_date` with `end_date` or `duration` (seconds) into a range, or a 400 naming the field. */
@@ -45,49 +51,6 @@ export function clipRange(q: { start_date?: string; end_date?: string; duration?
   return { start, end };
 }
 
-/** The longest an export may run before ffmpeg is stopped. */
-const EXPORT_TIMEOUT_MS = 10 * 60_000;
-
-/**
- * Runs ffmpeg with the concat list on its stdin and returns its stdout once the first bytes are out,
- * so a failure before that is still an ordinary error (a 5xx), not a broken download.
- */
-async function streamFfmpeg(ffmpeg: string, args: string[], stdin: string): Promise<Readable> {
-  const child = spawn(ffmpeg, args, { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => {
-    if (stderr.length < 8000) stderr += d;
-  });
-  child.stdin.on('error', () => {}); // ffmpeg may stop reading early; its exit code tells.
-  child.stdin.end(stdin);
-  const timer = setTimeout(() => child.kill('SIGKILL'), EXPORT_TIMEOUT_MS);
-  // Ends only when ffmpeg exits cleanly; otherwise errors, so the response is cut, not falsely complete.
-  const body = new PassThrough();
-  child.stdout.pipe(body, { end: false });
-  const exited = new Promise<void>((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) {
-        body.end();
-        resolve();
-      } else {
-        const err = new Error(`ffmpeg failed (${signal ?? code}): ${stderr.slice(-500)}`);
-        body.destroy(err);
-        reject(err);
-      }
-    });
-  });
-  exited.catch(() => {});
-  // A client that goes away stops the export.
-  body.once('close', () => {
-    if (child.exitCode === null) child.kill('SIGKILL');
-  });
-  await Promise.race([new Promise((r) => child.stdout.once('readable', r)), exited]);
-  if (body.destroyed) await exited; // throws ffmpeg's error
-  return body;
-}
-
 export class FootageExporter {
   constructor(
     private readonly index: SegmentIndex,
@@ -95,7 +58,18 @@ export class FootageExporter {
     private readonly tools: { ffmpeg: string; ffprobe: string },
   ) {}
 
-  async export(deviceId: string, stream: string, req: ClipRequest): Promise<Clip> {
+  /** The clip as a readable body (ffmpeg's stdout), for replies ffmpeg cannot write into itself. */
+  stream(clip: Clip): Promise<Readable> {
+    return pipeClip(this.tools.ffmpeg, clip);
+  }
+
+  /** The clip written by ffmpeg straight into the client's socket (see `clip-senders.ts`). */
+  sendOverSocket(clip: Clip, res: ServerResponse, socket: Socket, headers: Record<string, string>): Promise<void> {
+    return sendClipOverSocket(this.tools.ffmpeg, clip, res, socket, headers);
+  }
+
+  /** Plans the clip: a 404 when nothing was recorded in the range. */
+  async plan(deviceId: string, stream: string, req: ClipRequest): Promise<Clip> {
     const segments = await this.index.overlapping(deviceId, stream, req.start.toISOString(), req.end.toISOString());
     if (segments.length === 0) throw new ApiError('NOT_FOUND', 'Nothing was recorded in that range');
     const first = segments[0]!;
@@ -103,7 +77,9 @@ export class FootageExporter {
     const startOf = (s: Segment) => Date.parse(s.start_date);
     // Where in the first segment the clip begins: the keyframe at or before the requested start.
     const wanted = Math.max(0, (req.start.getTime() - startOf(first)) / 1000);
-    const kfs = await keyframes({ ffprobe: this.tools.ffprobe }, join(this.storageRoot, first.path));
+    // Segments are cut on keyframes, so a clip from a segment's first frame needs no probe (an export
+    // from the hour or from a segment's start, the usual ask, starts streaming a tenth of a second sooner).
+    const kfs = wanted < 0.0005 ? { first: 0, relative: [0] } : await keyframes({ ffprobe: this.tools.ffprobe }, join(this.storageRoot, first.path), wanted);
     const inpoint = kfs.relative.filter((k) => k <= wanted + 0.0005).pop() ?? 0;
     const trueStart = startOf(first) + Math.round(inpoint * 1000);
     let gapMs = 0;
@@ -117,12 +93,13 @@ export class FootageExporter {
       if (i === 0 && inpoint > 0) lines.push(`inpoint ${(kfs.first + inpoint).toFixed(3)}`);
       return lines.join('\n');
     });
-    const body = await streamFfmpeg(
-      this.tools.ffmpeg,
-      ['-hide_banner', '-loglevel', 'error', '-f', 'concat', '-safe', '0', '-protocol_whitelist', 'file,pipe', '-i', 'pipe:0', '-map', '0:v:0', '-c', 'copy', '-t', seconds.toFixed(3),
-        '-movflags', 'frag_keyframe+empty_moov+default_base_moof', '-f', 'mp4', 'pipe:1'],
-      list.join('\n') + '\n',
-    );
-    return { body, start: new Date(trueStart), gapSeconds: gapMs / 1000 };
+    const length = seconds.toFixed(3);
+    return {
+      start: new Date(trueStart),
+      gapSeconds: gapMs / 1000,
+      list: list.join('\n') + '\n',
+      args: (output) => ['-hide_banner', '-loglevel', 'error', '-f', 'concat', '-safe', '0', '-protocol_whitelist', 'file,pipe', '-i', 'pipe:0', '-map', '0:v:0', '-c', 'copy', '-t', length,
+        '-movflags', 'frag_keyframe+empty_moov+default_base_moof', '-f', 'mp4', output],
+    };
   }
 }

@@ -6,6 +6,7 @@ import { errorResponses } from '../../lib/http/schemas.js';
 import { Binary, StreamQuery } from '../http/media.js';
 import { DeviceId } from '../devices/routes.js';
 import { clipRange } from './footage-export.js';
+import { handOverSocket } from './clip-senders.js';
 
 export async function footageRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -32,13 +33,20 @@ export async function footageRoutes(fastify: FastifyInstance): Promise<void> {
     async (req, reply) => {
       await devices.get(req.params.id);
       const range = clipRange(req.query);
-      const clip = await footage.export(req.params.id, req.query.stream ?? 'main', range);
-      return reply
-        .type('video/mp4')
-        .header('x-start-date', clip.start.toISOString())
-        .header('x-gap-seconds', clip.gapSeconds.toFixed(3))
-        .header('content-disposition', `attachment; filename="footage-${clip.start.toISOString().replace(/[:.]/g, '-')}.mp4"`)
-        .send(clip.body);
+      const clip = await footage.plan(req.params.id, req.query.stream ?? 'main', range);
+      const headers = {
+        'content-type': 'video/mp4',
+        'x-start-date': clip.start.toISOString(),
+        'x-gap-seconds': clip.gapSeconds.toFixed(3),
+        'content-disposition': `attachment; filename="footage-${clip.start.toISOString().replace(/[:.]/g, '-')}.mp4"`,
+      };
+      const socket = handOverSocket(req.raw);
+      if (socket) {
+        reply.hijack();
+        await footage.sendOverSocket(clip, reply.raw, socket, headers).catch((err: Error) => req.log.warn({ err }, 'footage export cut short'));
+        return reply;
+      }
+      return reply.headers(headers).send(await footage.stream(clip));
     },
   );
 }

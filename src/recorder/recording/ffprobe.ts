@@ -38,17 +38,22 @@ export async function keyframeTimes(p: Probe, file: string): Promise<number[]> {
 /**
  * Keyframe times relative to the first frame, and that first frame's own timestamp: MPEG-TS files
  * do not start at zero, and ffmpeg's concat `inpoint` is given in the file's timestamps.
+ * Read from the packets' key flags, so nothing is decoded; `upTo` (seconds from the first frame)
+ * stops the read there, for callers that only need the keyframes before a point.
  */
-export async function keyframes(p: Probe, file: string): Promise<{ first: number; relative: number[] }> {
+export async function keyframes(p: Probe, file: string, upTo?: number): Promise<{ first: number; relative: number[] }> {
+  const window = upTo === undefined ? [] : ['-read_intervals', `%+${(upTo + 1).toFixed(3)}`];
   const { stdout } = await run(
     p.ffprobe,
-    ['-v', 'error', '-select_streams', 'v:0', '-skip_frame', 'nokey', '-show_entries', 'frame=pts_time', '-of', 'csv=p=0', file],
-    { timeout: 30_000, maxBuffer: 8 * 1024 * 1024 },
+    ['-v', 'error', '-select_streams', 'v:0', ...window, '-show_entries', 'packet=pts_time,flags', '-of', 'csv=p=0', file],
+    { timeout: 30_000, maxBuffer: 32 * 1024 * 1024 },
   );
   const times = stdout
     .split('\n')
-    .map((l) => Number.parseFloat(l))
-    .filter((n) => Number.isFinite(n));
+    .map((l) => l.split(','))
+    .filter(([, flags]) => flags?.startsWith('K'))
+    .map(([pts]) => Number.parseFloat(pts ?? ''))
+    .filter((t) => Number.isFinite(t));
   if (times.length === 0) return { first: 0, relative: [] };
   const first = times[0]!;
   return { first, relative: times.map((t) => t - first) };
