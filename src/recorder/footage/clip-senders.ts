@@ -87,7 +87,9 @@ export async function sendClipOverSocket(ffmpeg: string, clip: Clip, res: Server
   res.removeHeader('transfer-encoding');
   res.writeHead(200);
   res.flushHeaders();
-  if (socket.writableLength > 0) await once(socket, 'drain');
+  // A client gone before the head is out would never drain: stop there rather than wait for ever.
+  if (socket.writableLength > 0) await Promise.race([once(socket, 'drain'), once(socket, 'close')]);
+  if (socket.destroyed) throw new Error('the client went away before the export started');
   const { child, done } = runFfmpeg(ffmpeg, clip, 'pipe:3', ['pipe', 'ignore', 'pipe', socket]);
   const stop = () => {
     if (child.exitCode === null) child.kill('SIGKILL');
