@@ -194,8 +194,11 @@ export class MediaHubService {
       ...row,
       id,
     });
+    // Read before kicking: the reply describes the item as created (pending), not whatever state the
+    // runner has already moved it to by the time a read after the kick lands.
+    const created = this.view((await this.repo.get(id))!);
     if (row.status === 'pending') this.runner.kick();
-    return this.view((await this.repo.get(id))!);
+    return created;
   }
 
   /** url and file items: ready at once, nothing to render. */
