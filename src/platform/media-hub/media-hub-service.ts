@@ -194,11 +194,7 @@ export class MediaHubService {
       ...row,
       id,
     });
-    // Read before kicking: the reply describes the item as created (pending), not whatever state the
-    // runner has already moved it to by the time a read after the kick lands.
-    const created = this.view((await this.repo.get(id))!);
-    if (row.status === 'pending') this.runner.kick();
-    return created;
+    return row.status === 'pending' ? this.replyThenKick(id) : this.view((await this.repo.get(id))!);
   }
 
   /** url and file items: ready at once, nothing to render. */
@@ -302,11 +298,20 @@ export class MediaHubService {
     return this.view((await this.repo.get(id))!);
   }
 
-  /** Render options changed: the render is queued again (the running one, if any, is stopped). */
+  /** Render options changed: the render is queued again (the running one, if any, is stopped); the runner is woken by replyThenKick. */
   private async requeue(id: string, set: Partial<MediaHubItemsTable>): Promise<void> {
     this.runner.cancel(id);
     await this.repo.update(id, { ...set, status: 'pending', error: null, completed_at: null });
+  }
+
+  /**
+   * The queued item as stored, then the runner woken: read before the kick, the reply describes the
+   * state the caller made (pending), not whatever the runner has moved it on to by a later read.
+   */
+  private async replyThenKick(id: string): Promise<MediaItem> {
+    const item = this.view((await this.repo.get(id))!);
     this.runner.kick();
+    return item;
   }
 
   async patchTimelapse(project: ProjectRef, id: string, p: TimelapsePatch): Promise<MediaItem> {
@@ -326,7 +331,9 @@ export class MediaHubService {
       const schedule = p.schedule === undefined ? (old.schedule as DailySchedule | null) : checkedSchedule(p.schedule);
       const options = { ...this.videoOptions(p, old), duration: p.duration ?? old.duration, schedule, logo: !!logoKey };
       await this.requeue(id, { ...set, from_date: from, to_date: to, options: JSON.stringify(options), logo_key: logoKey });
-    } else await this.repo.update(id, set);
+      return this.replyThenKick(id);
+    }
+    await this.repo.update(id, set);
     return this.view((await this.repo.get(id))!);
   }
 
@@ -342,7 +349,9 @@ export class MediaHubService {
       if (before >= after) throw validation('after_date', 'must be after before_date');
       const options = { width: p.width ?? old.width, timestamp: p.timestamp ?? old.timestamp, before_date: before, after_date: after };
       await this.requeue(id, { ...set, from_date: before, to_date: after, options: JSON.stringify(options) });
-    } else await this.repo.update(id, set);
+      return this.replyThenKick(id);
+    }
+    await this.repo.update(id, set);
     return this.view((await this.repo.get(id))!);
   }
 
@@ -352,7 +361,7 @@ export class MediaHubService {
     if (r.kind === 'url' || r.kind === 'file') throw new ApiError('CONFLICT', `A ${r.kind} item has no render to retry`);
     if (r.status !== 'failed') throw new ApiError('CONFLICT', `Only failed renders can be retried (this one is ${r.status})`);
     await this.requeue(id, {});
-    return this.view((await this.repo.get(id))!);
+    return this.replyThenKick(id);
   }
 
   async delete(project: ProjectRef, id: string, kind?: Kind): Promise<void> {
