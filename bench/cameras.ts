@@ -47,6 +47,13 @@ const TIME_ZONE = 'Europe/London';
 const NO_LOOP = { OVERLOOK_RECORDING_LOOP: '0' };
 
 // ---------------------------------------------------------------------------------------------------
+/** Config and database of a bench platform: SQLite in the data dir, or that PostgreSQL schema; no recording loop. */
+function benchPlatform(dataDir: string, pgSchema?: string, env: NodeJS.ProcessEnv = {}): { config: ReturnType<typeof platformConfig>; db: Db } {
+  const config = { ...platformConfig({ dataDir }, { ...env, ...NO_LOOP, DATABASE_URL: '' }), databaseUrl: pgSchema ? PG_URL : undefined };
+  const db = pgSchema ? openDb({ databaseUrl: PG_URL, pgSchema, poolSize: 4 }) : openDb({ sqliteFile: join(dataDir, 'overlook.sqlite') });
+  return { config, db };
+}
+
 interface World {
   app: FastifyInstance;
   cameraId: string;
@@ -194,11 +201,10 @@ const randInt = (n: number) => Math.floor(Math.random() * n);
 async function benchQueries(dialect: 'sqlite' | 'postgres'): Promise<Record<string, number | string>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'overlook-bench-cameras-'));
   const schema = `bench_cameras_${randomBytes(4).toString('hex')}`;
-  const db = dialect === 'postgres' ? openDb({ databaseUrl: PG_URL, pgSchema: schema, poolSize: 4 }) : openDb({ sqliteFile: join(dataDir, 'overlook.sqlite') });
+  const { config, db } = benchPlatform(dataDir, dialect === 'postgres' ? schema : undefined);
   let app: FastifyInstance | undefined;
   try {
     await migrateToLatest(db);
-    const config = { ...platformConfig({ dataDir }, { ...NO_LOOP }), databaseUrl: dialect === 'postgres' ? PG_URL : undefined };
     app = await buildPlatformApp({ config, db, logger: false });
     await app.ready();
     const w = await makeWorld(app, db);
@@ -347,9 +353,9 @@ async function benchServing(): Promise<Record<string, number | string>> {
   const children: ChildProcess[] = [];
   try {
     // Set up in-process (user, project, camera, key, one stored frame), then serve from child processes.
-    const db = openDb({ sqliteFile: join(dataDir, 'overlook.sqlite') });
+    const { config, db } = benchPlatform(dataDir);
     await migrateToLatest(db);
-    const app = await buildPlatformApp({ config: platformConfig({ dataDir }, { ...NO_LOOP }), db, logger: false });
+    const app = await buildPlatformApp({ config, db, logger: false });
     await app.ready();
     const w = await makeWorld(app, db);
     // A site-camera-like frame: 1280×720 with texture, ~100+ kB.
@@ -405,7 +411,7 @@ async function benchServing(): Promise<Record<string, number | string>> {
       load_average_1m: round((loadBefore + loadavg()[0]!) / 2),
     };
   } finally {
-    for (const c of children) c.kill('SIGTERM');
+    await Promise.all(children.map(stopChild));
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -452,7 +458,8 @@ async function main(): Promise<void> {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Child mode: the platform as its own server process over an existing data dir (SQLite), for (b).
+// Child modes: the bulk load of (a), and the platform as its own server process over an existing data
+// dir, for (a)'s real-HTTP layer and for (b).
 /** `--load <dialect> <sqlite file | pg schema> <camera id>`: the bulk load, run apart from the measuring process. */
 async function loadChild(): Promise<void> {
   const [, , , dialect, where, cameraId] = process.argv;
@@ -462,8 +469,7 @@ async function loadChild(): Promise<void> {
 /** `--serve <data dir> [pg schema]`: the platform over that data dir, on SQLite or in that PostgreSQL schema. */
 async function serveChild(): Promise<void> {
   const [, , , dataDir, pgSchema] = process.argv;
-  const config = { ...platformConfig({ dataDir: dataDir! }, { ...process.env, ...NO_LOOP, DATABASE_URL: '' }), databaseUrl: pgSchema ? PG_URL : undefined };
-  const db = pgSchema ? openDb({ databaseUrl: PG_URL, pgSchema, poolSize: 4 }) : openDb({ sqliteFile: join(dataDir!, 'overlook.sqlite') });
+  const { config, db } = benchPlatform(dataDir!, pgSchema || undefined, process.env);
   const app = await buildPlatformApp({ config, db, logger: false });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   process.stdout.write(`cameras listening on ${url}\n`);
