@@ -5,11 +5,11 @@ import { ApiError, validation } from '../../lib/errors.js';
 import type { AccessDirectory } from '../access/directory.js';
 import type { Role } from '../access/policy.js';
 import { isTimeZone, makeExid } from '../projects/project-record.js';
-import type { ConnectionDetails, HealthResult } from './camera-connection.js';
+import type { ConnectionDetails, HealthResult } from './connection/camera-connection.js';
 import { toCameraRecord, type CameraRecord, type CameraRow } from './camera-record.js';
-import type { CameraConnections } from './connections.js';
+import type { CameraConnections } from './connection/connections.js';
 import { listReadings, recordReading, voltageSummary, type ReadingFilter } from './battery-readings.js';
-import { DEFAULT_SIM_STATE, type SimState } from './simulated-camera.js';
+import { DEFAULT_SIM_STATE, type SimState } from './connection/simulated-camera.js';
 import * as repo from './cameras-repository.js';
 import { newId } from '../../lib/ids.js';
 

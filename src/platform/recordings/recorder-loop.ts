@@ -31,7 +31,7 @@
 //   that passed while the process was down are not captured.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../lib/db/index.js';
-import type { CameraConnections } from '../cameras/connections.js';
+import type { CameraConnections } from '../cameras/connection/connections.js';
 import type { SnapshotWriter } from './capture.js';
 import type { RetentionJob, RetentionResult } from './retention.js';
 import { isInSchedule, parseSchedule, type ParsedSchedule, type WeeklySchedule } from './recording-schedule.js';

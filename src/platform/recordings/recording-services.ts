@@ -5,7 +5,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { PlatformConfig } from '../../lib/config.js';
 import type { Db } from '../../lib/db/index.js';
 import type { CamerasService } from '../cameras/cameras-service.js';
-import type { CameraConnections } from '../cameras/connections.js';
+import type { CameraConnections } from '../cameras/connection/connections.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { SnapshotWriter } from './capture.js';
 import { ManualCapture } from './manual-capture.js';

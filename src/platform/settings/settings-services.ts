@@ -5,17 +5,17 @@ import type { Db } from '../../lib/db/index.js';
 import type { AccessDirectory } from '../access/directory.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { CamerasService } from '../cameras/cameras-service.js';
-import type { CameraConnections } from '../cameras/connections.js';
+import type { CameraConnections } from '../cameras/connection/connections.js';
 import type { DeletionHooks } from '../lifecycle/deletion-hooks.js';
 import type { LiveViewService } from '../live-view/live-view-service.js';
 import type { NotificationsService } from '../notifications/notifications-service.js';
 import type { RecordingSettingsService } from '../recordings/recording-settings.js';
 import type { SnapshotReader } from '../recordings/snapshot-reader.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import { CameraSettingsService } from './camera-settings-service.js';
-import { CameraTeardown } from './camera-teardown.js';
-import { ProjectImagesService } from './project-images-service.js';
-import { ProjectSettingsService } from './project-settings-service.js';
+import { CameraSettingsService } from '../cameras/camera-settings-service.js';
+import { CameraTeardown } from '../cameras/camera-teardown.js';
+import { ProjectImagesService } from '../projects/project-images-service.js';
+import { ProjectSettingsService } from '../projects/project-settings-service.js';
 
 export interface SettingsServices {
   /** Project update, transfer, deletion, leaving, the role ladder and the settings history. */

@@ -1,8 +1,8 @@
 // PTZ on a real camera through ONVIF (the PTZ service of its first media profile with a PTZ
 // configuration). Moves go through the onvif library; lists are read from the raw SOAP answers.
-import { ApiError } from '../../lib/errors.js';
-import { CameraAnswerError, upstreamError } from './camera-errors.js';
-import { soapBody, xmlEscape, type OnvifClient } from './onvif-client.js';
+import { ApiError } from '../../../lib/errors.js';
+import { CameraAnswerError, upstreamError } from '../camera-errors.js';
+import { soapBody, xmlEscape, type OnvifClient } from '../onvif/onvif-client.js';
 import { clamp, directionVector, type PtzConfiguration, type PtzControl, type PtzDirection, type PtzNode, type PtzPosition, type PtzPreset, type PtzStatus, type ZoomMode } from './ptz-control.js';
 
 type Node = Record<string, unknown>;

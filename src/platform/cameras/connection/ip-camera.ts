@@ -3,11 +3,11 @@
 // the onvif library; failing both URLs, a TCP connection to its RTSP port for health.
 import { connect } from 'node:net';
 import type { CameraConnection, ConnectionDetails, HealthResult, OnvifGateway, OnvifService, Snapshot } from './camera-connection.js';
-import { CameraAnswerError, CameraTimeoutError, upstreamError } from './camera-errors.js';
+import { CameraAnswerError, CameraTimeoutError, upstreamError } from '../camera-errors.js';
 import { fetchSnapshot } from './http-snapshot.js';
-import type { OnvifClient } from './onvif-client.js';
-import { OnvifPtz } from './onvif-ptz.js';
-import type { PtzControl } from './ptz-control.js';
+import type { OnvifClient } from '../onvif/onvif-client.js';
+import { OnvifPtz } from '../ptz/onvif-ptz.js';
+import type { PtzControl } from '../ptz/ptz-control.js';
 
 export interface IpCameraOptions {
   timeoutMs: number;

@@ -1,11 +1,11 @@
 // Finds the connection for a camera row: the simulated camera or a real IP camera. ONVIF sessions
 // (clock offset and service addresses, three exchanges to open) are kept for a short while per
 // address and credentials, so a burst of PTZ calls does not reopen one each time.
-import type { Db } from '../../lib/db/index.js';
-import type { CamerasTable } from '../../lib/db/schema.js';
+import type { Db } from '../../../lib/db/index.js';
+import type { CamerasTable } from '../../../lib/db/schema.js';
 import type { CameraConnection, ConnectionDetails } from './camera-connection.js';
 import { IpCamera } from './ip-camera.js';
-import { OnvifClient } from './onvif-client.js';
+import { OnvifClient } from '../onvif/onvif-client.js';
 import { DEFAULT_SIM_STATE, SimulatedCamera, type SimState } from './simulated-camera.js';
 
 const SESSION_TTL_MS = 60_000;

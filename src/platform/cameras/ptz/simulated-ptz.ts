@@ -1,7 +1,7 @@
 // PTZ on the simulated camera: the same operations as an ONVIF camera, on the state kept in
 // `cameras.sim_state`. Continuous moves store their speed and start time; the position integrates
 // speed over elapsed time (clamped to the ranges) until a stop or any other move settles it.
-import { ApiError } from '../../lib/errors.js';
+import { ApiError } from '../../../lib/errors.js';
 import { clamp, directionVector, type PtzConfiguration, type PtzControl, type PtzDirection, type PtzNode, type PtzPosition, type PtzPreset, type PtzStatus, type ZoomMode } from './ptz-control.js';
 
 /** Simulated mechanics in degrees and zoom factor, the units the snapshot draws. */

@@ -2,10 +2,10 @@
 // ONVIF services and answers the parsed SOAP body as JSON. Live-view keys must never change a device,
 // so only Get… operations pass, minus those that reveal secrets or configuration dumps; everything
 // else is refused before the camera is contacted.
-import { ApiError, validation } from '../../lib/errors.js';
-import type { OnvifService } from '../cameras/camera-connection.js';
-import type { CamerasService } from '../cameras/cameras-service.js';
-import type { CameraConnections } from '../cameras/connections.js';
+import { ApiError, validation } from '../../../lib/errors.js';
+import type { OnvifService } from '../connection/camera-connection.js';
+import type { CamerasService } from '../cameras-service.js';
+import type { CameraConnections } from '../connection/connections.js';
 
 /** Path names accepted for each service: the short name and the usual `…_service` endpoint names. */
 const SERVICE_NAMES: Record<string, OnvifService> = {

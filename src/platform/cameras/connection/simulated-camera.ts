@@ -2,11 +2,11 @@
 // position drawn on it, and reports a battery that charges by day like a solar-powered site camera.
 import sharp from 'sharp';
 import type { CameraConnection, HealthResult, OnvifGateway, Snapshot } from './camera-connection.js';
-import type { PtzControl } from './ptz-control.js';
-import { SimulatedPtz, simPosition, type SimState } from './simulated-ptz.js';
-import { SimulatedOnvif } from './simulated-onvif.js';
+import type { PtzControl } from '../ptz/ptz-control.js';
+import { SimulatedPtz, simPosition, type SimState } from '../ptz/simulated-ptz.js';
+import { SimulatedOnvif } from '../onvif/simulated-onvif.js';
 
-export { DEFAULT_SIM_STATE, type SimState } from './simulated-ptz.js';
+export { DEFAULT_SIM_STATE, type SimState } from '../ptz/simulated-ptz.js';
 
 const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
-import { jpeg } from './settings-helpers.js';
+import { jpeg } from '../projects/settings-helpers.js';
 
 let tp: TestPlatform;
 let server: Server;

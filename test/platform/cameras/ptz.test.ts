@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SimulatedPtz, type SimState } from '../../../src/platform/cameras/simulated-ptz.js';
+import { SimulatedPtz, type SimState } from '../../../src/platform/cameras/ptz/simulated-ptz.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { checkEndpointAccess, type EndpointSpec } from '../../helpers/access.js';
 import { startFakeCamera, type FakeCamera } from '../../fakes/fake-camera.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopeMap } from '../../../src/platform/access/scope-map.js';
 import { checkEndpointAccess, type AccessWorld, type EndpointSpec } from '../../helpers/access.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
-import { AERIS_ID, AERIS_SECRET, fakeAeris, fakeWeatherstack, WEATHERSTACK_KEY, type Fake } from './site-fakes.js';
+import { AERIS_ID, AERIS_SECRET, fakeAeris, fakeWeatherstack, WEATHERSTACK_KEY, type Fake } from '../connectors/site-fakes.js';
 
 let tp: TestPlatform;
 let ws: Fake;

@@ -8,7 +8,7 @@ import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
 import { PageQuery } from '../../lib/http/pagination.js';
 import { allowedProject } from '../http/principal-helpers.js';
 import { AuditPage } from '../audit/audit-schemas.js';
-import { ProjectRecord, PROJECT_STATUSES } from '../projects/project-record.js';
+import { ProjectRecord, PROJECT_STATUSES } from './project-record.js';
 import { ApiError } from '../../lib/errors.js';
 import { settingsActor } from './settings-actor.js';
 

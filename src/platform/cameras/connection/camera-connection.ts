@@ -1,6 +1,6 @@
 // One interface for every kind of camera. The simulated camera and real IP cameras sit behind it;
 // live view, recordings and PTZ build on the same interface.
-import type { PtzControl } from './ptz-control.js';
+import type { PtzControl } from '../ptz/ptz-control.js';
 
 export interface Snapshot {
   jpeg: Buffer;

@@ -8,8 +8,8 @@ import { ROLES, type Role } from '../access/policy.js';
 import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/audit-log.js';
 import type { DeletionHooks } from '../lifecycle/deletion-hooks.js';
 import type { NotificationsService } from '../notifications/notifications-service.js';
-import { isTimeZone } from '../projects/project-record.js';
-import type { CameraTeardown } from './camera-teardown.js';
+import { isTimeZone } from './project-record.js';
+import type { CameraTeardown } from '../cameras/camera-teardown.js';
 
 export interface SettingsActor {
   userId: string;

@@ -11,7 +11,7 @@ import { PageQuery } from '../../lib/http/pagination.js';
 import { AuditPage } from '../audit/audit-schemas.js';
 import { RecordingSettings, RecordingSettingsUpdate } from '../recordings/recording-settings.js';
 import { CameraSettings } from './camera-settings-service.js';
-import { settingsActor } from './settings-actor.js';
+import { settingsActor } from '../projects/settings-actor.js';
 
 const Params = Type.Object({ camera_exid: Type.String({ minLength: 1, maxLength: 64 }) });
 const Url = (what: string) => Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 2048, description: what })));

@@ -10,15 +10,15 @@ import { toBool } from '../../lib/db/index.js';
 import type { CamerasTable } from '../../lib/db/schema.js';
 import { SYSTEM_CONTEXT } from '../audit/audit-log.js';
 import type { AuditLog } from '../audit/audit-log.js';
-import type { ConnectionDetails, HealthResult } from '../cameras/camera-connection.js';
-import type { CameraConnections } from '../cameras/connections.js';
-import { checkConnection, type CamerasService } from '../cameras/cameras-service.js';
-import * as cameraRepo from '../cameras/cameras-repository.js';
+import type { ConnectionDetails, HealthResult } from './connection/camera-connection.js';
+import type { CameraConnections } from './connection/connections.js';
+import { checkConnection, type CamerasService } from './cameras-service.js';
+import * as cameraRepo from './cameras-repository.js';
 import type { DeletionHooks } from '../lifecycle/deletion-hooks.js';
 import { isTimeZone } from '../projects/project-record.js';
 import { RecordingSettings, type RecordingSettingsService, type RecordingSettingsUpdate } from '../recordings/recording-settings.js';
 import type { CameraTeardown } from './camera-teardown.js';
-import type { SettingsActor } from './project-settings-service.js';
+import type { SettingsActor } from '../projects/project-settings-service.js';
 
 export const ConnectionView = Type.Object(
   {

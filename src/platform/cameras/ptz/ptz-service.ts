@@ -1,9 +1,9 @@
 // PTZ control of a camera (seed §4.8): finds the camera's PTZ control (the simulated camera's, saved
 // through the cameras service; or ONVIF) and answers with its state after each move.
-import { ApiError, validation } from '../../lib/errors.js';
-import type { CamerasService } from '../cameras/cameras-service.js';
-import type { CameraConnections } from '../cameras/connections.js';
-import type { PtzControl, PtzDirection, PtzPosition, PtzStatus, ZoomMode } from '../cameras/ptz-control.js';
+import { ApiError, validation } from '../../../lib/errors.js';
+import type { CamerasService } from '../cameras-service.js';
+import type { CameraConnections } from '../connection/connections.js';
+import type { PtzControl, PtzDirection, PtzPosition, PtzStatus, ZoomMode } from './ptz-control.js';
 
 /** Speed of continuous moves when none is given (a fraction of full speed). */
 export const DEFAULT_SPEED = 0.5;

@@ -1,6 +1,6 @@
 // What a camera leaves in memory: the cameras' row cache, the access directory's entry, a running live
 // stream and its probe results. Dropped when its connection changes and when it is deleted.
-import type { CamerasService } from '../cameras/cameras-service.js';
+import type { CamerasService } from './cameras-service.js';
 import type { LiveViewService } from '../live-view/live-view-service.js';
 
 export class CameraTeardown {

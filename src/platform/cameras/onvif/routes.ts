@@ -4,8 +4,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { fromQueryCamera, scoped } from '../access/policy.js';
-import { errorResponses } from '../../lib/http/schemas.js';
+import { fromQueryCamera, scoped } from '../../access/policy.js';
+import { errorResponses } from '../../../lib/http/schemas.js';
 
 export async function onvifRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

@@ -1,10 +1,10 @@
 // The simulated camera's answers to the ONVIF passthrough: the common read operations, built as the
 // SOAP a real camera would send and parsed the same way, from the camera's own PTZ state. Anything
 // else is a clear 400 (the simulated camera has no such operation).
-import { ApiError } from '../../lib/errors.js';
-import type { OnvifGateway, OnvifService } from './camera-connection.js';
+import { ApiError } from '../../../lib/errors.js';
+import type { OnvifGateway, OnvifService } from '../connection/camera-connection.js';
 import { soapBody, xmlEscape } from './onvif-client.js';
-import type { PtzControl, PtzPosition } from './ptz-control.js';
+import type { PtzControl, PtzPosition } from '../ptz/ptz-control.js';
 
 const TT = 'http://www.onvif.org/ver10/schema';
 const vector = (p: PtzPosition) => `<tt:PanTilt x="${p.pan}" y="${p.tilt}"/><tt:Zoom x="${p.zoom}"/>`;

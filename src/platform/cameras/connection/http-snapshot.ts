@@ -2,7 +2,7 @@
 // are never sent unasked: the first request carries none; a Digest challenge is answered by urllib, a
 // Basic challenge with one more request carrying Basic credentials.
 import { request } from 'urllib';
-import { CameraAnswerError } from './camera-errors.js';
+import { CameraAnswerError } from '../camera-errors.js';
 
 const MAX_BYTES = 20 * 1024 * 1024;
 

@@ -4,9 +4,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { fromPathCamera, scoped } from '../access/policy.js';
-import { errorResponses, Nullable, StringEnum } from '../../lib/http/schemas.js';
-import { PRESET_TOKEN_PATTERN, PTZ_DIRECTIONS, ZOOM_MODES } from '../cameras/ptz-control.js';
+import { fromPathCamera, scoped } from '../../access/policy.js';
+import { errorResponses, Nullable, StringEnum } from '../../../lib/http/schemas.js';
+import { PRESET_TOKEN_PATTERN, PTZ_DIRECTIONS, ZOOM_MODES } from './ptz-control.js';
 
 const CameraParams = Type.Object({ camera_exid: Type.String({ minLength: 1, maxLength: 64 }) });
 const PresetToken = Type.String({ pattern: PRESET_TOKEN_PATTERN, description: 'A preset token as the camera issued it' });

@@ -9,8 +9,8 @@
 // pass the profile token explicitly.
 import { Cam } from 'onvif';
 import { XMLParser } from 'fast-xml-parser';
-import { ONVIF_SERVICES, type OnvifService } from './camera-connection.js';
-import { CameraAnswerError, CameraTimeoutError } from './camera-errors.js';
+import { ONVIF_SERVICES, type OnvifService } from '../connection/camera-connection.js';
+import { CameraAnswerError, CameraTimeoutError } from '../camera-errors.js';
 
 type Callback = (err: Error | null, data?: unknown, xml?: string) => void;
 
