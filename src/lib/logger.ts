@@ -9,7 +9,8 @@ export const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
-export function loggerOptions(level = process.env.OVERLOOK_LOG_LEVEL ?? 'info'): FastifyServerOptions['logger'] {
+/** `level` is the service's OVERLOOK_LOG_LEVEL, passed down from its config; apps built without one log at info. */
+export function loggerOptions(level = 'info'): FastifyServerOptions['logger'] {
   if (level === 'silent') return false;
   return {
     level,

@@ -1,8 +1,9 @@
 // The recorder's settings: its own data dir (beside the platform's, never shared), where video goes,
-// and the recording knobs. Flags win over environment variables, which win over defaults.
+// and the recording knobs. Flags win over environment variables (RecorderEnv in src/lib/config/env-schema.ts),
+// which win over defaults.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { envNumber, mediaTools, resolveDataDir } from '../lib/config.js';
+import { processEnv, readEnv, RecorderEnv, resolveDataDir, type Env } from '../lib/config.js';
 
 export interface RecorderConfig {
   /** Holds recorder.sqlite. */
@@ -18,19 +19,24 @@ export interface RecorderConfig {
   /** Live HLS rolling window, in segments. */
   liveWindow: number;
   bodyLimit: number;
+  /** pino level of the recorder's logger (`silent`: none). */
+  logLevel: string;
 }
 
-export function recorderConfig(flags: { dataDir?: string } = {}, env = process.env): RecorderConfig {
+export function recorderConfig(flags: { dataDir?: string } = {}, env: Env = processEnv()): RecorderConfig {
   const dataDir = join(resolveDataDir(flags, env), 'recorder');
-  const storageRoot = env.OVERLOOK_RECORDER_STORAGE ?? join(dataDir, 'storage');
+  const e = readEnv(RecorderEnv, env);
+  const storageRoot = e.OVERLOOK_RECORDER_STORAGE ?? join(dataDir, 'storage');
   mkdirSync(storageRoot, { recursive: true });
   return {
     dataDir,
     storageRoot,
-    segmentSeconds: envNumber('OVERLOOK_RECORDER_SEGMENT_SECONDS', 60, env),
-    tokenDays: envNumber('OVERLOOK_RECORDER_TOKEN_DAYS', 7, env),
-    ...mediaTools(env),
-    liveWindow: envNumber('OVERLOOK_RECORDER_LIVE_WINDOW', 6, env),
-    bodyLimit: envNumber('OVERLOOK_RECORDER_BODY_LIMIT', 5 * 1024 * 1024, env),
+    segmentSeconds: e.OVERLOOK_RECORDER_SEGMENT_SECONDS,
+    tokenDays: e.OVERLOOK_RECORDER_TOKEN_DAYS,
+    ffmpegPath: e.OVERLOOK_FFMPEG,
+    ffprobePath: e.OVERLOOK_FFPROBE,
+    liveWindow: e.OVERLOOK_RECORDER_LIVE_WINDOW,
+    bodyLimit: e.OVERLOOK_RECORDER_BODY_LIMIT,
+    logLevel: e.OVERLOOK_LOG_LEVEL,
   };
 }

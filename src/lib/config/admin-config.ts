@@ -1,7 +1,7 @@
-// Configuration of the administration features (issue 7): impersonation, external OpenID Connect
+// Configuration of the administration features (docs/admin.md): impersonation, external OpenID Connect
 // sign-in providers, and the CRM and CMS proxies. Secrets (client secrets, upstream tokens) come from
 // the environment and stay on the server: no answer, log line or audit event ever carries them.
-import { envNumber } from './config.js';
+import type { PlatformEnvValues } from './env-schema.js';
 
 export interface OidcProviderConfig {
   /** The `{provider}` path segment, e.g. `google`. */
@@ -58,28 +58,38 @@ export function oidcProviders(raw: string | undefined): OidcProviderConfig[] {
     const id = s('id');
     if (!ID.test(id)) throw new Error(`OVERLOOK_OIDC_PROVIDERS[${i}].id must be lower-case letters, digits, - or _`);
     new URL(s('issuer'));
-    return { id, name: typeof p.name === 'string' && p.name ? p.name : id, issuer: s('issuer'), clientId: s('client_id'), clientSecret: s('client_secret'), signup: p.signup === true };
+    return {
+      id,
+      name: typeof p.name === 'string' && p.name ? p.name : id,
+      issuer: s('issuer'),
+      clientId: s('client_id'),
+      clientSecret: s('client_secret'),
+      signup: p.signup === true,
+    };
   });
 }
 
-function upstream(prefix: 'CRM' | 'CMS', env: NodeJS.ProcessEnv): UpstreamConfig | undefined {
-  const baseUrl = env[`OVERLOOK_${prefix}_URL`];
+/** OVERLOOK_CRM_* or OVERLOOK_CMS_*: no URL, no proxy. */
+function upstream(prefix: 'CRM' | 'CMS', baseUrl: string | undefined, rawPaths: string | undefined, token: string | undefined): UpstreamConfig | undefined {
   if (!baseUrl) return undefined;
   const url = new URL(baseUrl);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`OVERLOOK_${prefix}_URL must be http(s)`);
-  const paths = (env[`OVERLOOK_${prefix}_PATHS`] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+  const paths = (rawPaths ?? '')
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
   for (const p of paths) if (!p.startsWith('/')) throw new Error(`OVERLOOK_${prefix}_PATHS entries start with /: ${p}`);
-  return { baseUrl: baseUrl.replace(/\/+$/, ''), token: env[`OVERLOOK_${prefix}_TOKEN`] || undefined, paths };
+  return { baseUrl: baseUrl.replace(/\/+$/, ''), token: token || undefined, paths };
 }
 
-export function adminConfig(env = process.env): AdminConfig {
+export function adminConfig(env: PlatformEnvValues): AdminConfig {
   return {
-    impersonationMinutes: envNumber('OVERLOOK_IMPERSONATION_MINUTES', 60, env),
+    impersonationMinutes: env.OVERLOOK_IMPERSONATION_MINUTES,
     oidcProviders: oidcProviders(env.OVERLOOK_OIDC_PROVIDERS),
-    oidcLoginSeconds: envNumber('OVERLOOK_OIDC_LOGIN_SECONDS', 600, env),
-    crm: upstream('CRM', env),
-    cms: upstream('CMS', env),
-    proxyTimeoutMs: envNumber('OVERLOOK_PROXY_TIMEOUT_MS', 10_000, env),
-    proxyMaxBytes: envNumber('OVERLOOK_PROXY_MAX_BYTES', 5 * 1024 * 1024, env),
+    oidcLoginSeconds: env.OVERLOOK_OIDC_LOGIN_SECONDS,
+    crm: upstream('CRM', env.OVERLOOK_CRM_URL, env.OVERLOOK_CRM_PATHS, env.OVERLOOK_CRM_TOKEN),
+    cms: upstream('CMS', env.OVERLOOK_CMS_URL, env.OVERLOOK_CMS_PATHS, env.OVERLOOK_CMS_TOKEN),
+    proxyTimeoutMs: env.OVERLOOK_PROXY_TIMEOUT_MS,
+    proxyMaxBytes: env.OVERLOOK_PROXY_MAX_BYTES,
   };
 }

@@ -1,7 +1,7 @@
 // Limits on the images BIM uploads carry (model renders and overlay layers): which formats are
 // accepted, how many bytes and pixels one may have. Renders are large, so these are far above the
 // ANPR plate limits, and the BIM upload routes raise the request body limit to fit them.
-import { envNumber } from './config.js';
+import type { PlatformEnvValues } from './env-schema.js';
 
 export const BIM_IMAGE_FORMATS = ['jpeg', 'png', 'webp'] as const;
 export type BimImageFormat = (typeof BIM_IMAGE_FORMATS)[number];
@@ -15,15 +15,16 @@ export interface BimConfig {
   imageFormats: BimImageFormat[];
 }
 
-export function bimConfig(env = process.env): BimConfig {
+export function bimConfig(env: PlatformEnvValues): BimConfig {
   const raw = (env.OVERLOOK_BIM_IMAGE_TYPES ?? '').trim();
   const formats = raw === '' ? [...BIM_IMAGE_FORMATS] : raw.split(',').map((f) => f.trim().toLowerCase().replace(/^jpg$/, 'jpeg'));
   for (const f of formats) {
-    if (!(BIM_IMAGE_FORMATS as readonly string[]).includes(f)) throw new Error(`OVERLOOK_BIM_IMAGE_TYPES: unknown type ${f} (use ${BIM_IMAGE_FORMATS.join(', ')})`);
+    if (!(BIM_IMAGE_FORMATS as readonly string[]).includes(f))
+      throw new Error(`OVERLOOK_BIM_IMAGE_TYPES: unknown type ${f} (use ${BIM_IMAGE_FORMATS.join(', ')})`);
   }
   return {
-    imageMaxBytes: envNumber('OVERLOOK_BIM_IMAGE_MAX_BYTES', 10 * 1024 * 1024, env),
-    imageMaxPixels: envNumber('OVERLOOK_BIM_IMAGE_MAX_PIXELS', 40_000_000, env),
+    imageMaxBytes: env.OVERLOOK_BIM_IMAGE_MAX_BYTES,
+    imageMaxPixels: env.OVERLOOK_BIM_IMAGE_MAX_PIXELS,
     imageFormats: [...new Set(formats)] as BimImageFormat[],
   };
 }

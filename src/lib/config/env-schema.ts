@@ -1,0 +1,185 @@
+// Every environment variable Overlook reads, as TypeBox schemas: type, default and meaning. Each service
+// validates the variables it reads (its schema at the end of this file) once at startup, through readEnv;
+// which services read a variable follows from the schemas it is in. README.md's configuration table is
+// generated from here (`npm run docs:config`). `defaultText` documents a default that is computed, not fixed.
+import { Type, type Static, type TObject, type TProperties } from 'typebox';
+import { DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORTS, type ServiceName } from './addresses.js';
+
+/** A positive number: `0`, negatives, `Infinity` (hence the maximum) and text are refused. */
+const positive = (fallback: number, description: string) => Type.Number({ exclusiveMinimum: 0, maximum: Number.MAX_VALUE, default: fallback, description });
+/** Text where an empty value counts as unset (readEnv drops what a schema refuses when empty). */
+const nonEmpty = (description: string, options: { default?: string; defaultText?: string } = {}) => Type.String({ minLength: 1, description, ...options });
+/** Text taken as given, the empty string included. */
+const text = (description: string, options: { default?: string; defaultText?: string } = {}) => Type.String({ description, ...options });
+const port = (service: ServiceName, what: string, more = '') =>
+  text(`Port of ${what}, 0 to 65535 (same as its --port)${more}`, { default: String(DEFAULT_PORTS[service]) });
+
+export const OPEN_METEO_URL = 'https://api.open-meteo.com';
+export const OPEN_METEO_ARCHIVE_URL = 'https://archive-api.open-meteo.com';
+
+/** Read by every service. */
+const Common = {
+  OVERLOOK_HOST: text('Address to listen on (same as --host)', { default: DEFAULT_HOST }),
+  OVERLOOK_DATA_DIR: text('Data directory, created if missing (same as --data-dir); the recorder keeps its files in `<dir>/recorder`', {
+    default: DEFAULT_DATA_DIR,
+  }),
+  OVERLOOK_LOG_LEVEL: text('pino log level; `silent` turns logs off', { default: 'info' }),
+} satisfies TProperties;
+
+const MediaTools = {
+  OVERLOOK_FFMPEG: nonEmpty('The ffmpeg binary (live view, media hub, recorder)', { default: 'ffmpeg' }),
+  OVERLOOK_FFPROBE: nonEmpty('The ffprobe binary', { default: 'ffprobe' }),
+} satisfies TProperties;
+
+const McpPort = { OVERLOOK_MCP_PORT: port('mcp', 'the MCP server', '; the main API builds the default `OVERLOOK_MCP_URL` from it') } satisfies TProperties;
+
+const McpUrl = {
+  OVERLOOK_MCP_URL: Type.Optional(
+    nonEmpty('The MCP resource URL, the audience of the OAuth access tokens the main API issues for it; give both services the same value', {
+      defaultText: '`http://127.0.0.1:<MCP port>/mcp`; the MCP server uses the address it listens on',
+    }),
+  ),
+} satisfies TProperties;
+
+const ApiUrl = {
+  OVERLOOK_API_URL: text(
+    'The main API the MCP, AI and Labs services act through (default of their --api-url; `overlook up` points them at the main API it starts)',
+    {
+      default: `http://${DEFAULT_HOST}:${DEFAULT_PORTS.platform}`,
+    },
+  ),
+} satisfies TProperties;
+
+/** The main API (`overlook serve`, `up`, `migrate`, `users create`), in the order its config reads them. */
+const Platform = {
+  OVERLOOK_PORT: port('platform', 'the main API'),
+  DATABASE_URL: Type.Optional(nonEmpty('PostgreSQL connection string', { defaultText: 'embedded SQLite in the data directory' })),
+  OVERLOOK_SESSION_DAYS: positive(14, 'Lifetime of a sign-in (JWT and session), in days'),
+  OVERLOOK_BODY_LIMIT: positive(1024 * 1024, 'Largest request body, in bytes'),
+  OVERLOOK_SETTINGS_IMAGE_MAX_BYTES: positive(2 * 1024 * 1024, 'Largest project logo or thumbnail upload, in bytes'),
+  OVERLOOK_PUBLIC_URL: Type.Optional(
+    text('Public base URL: the OAuth issuer and the base of the links the API hands out', { defaultText: '`http://<host>:<port>` of the main API' }),
+  ),
+  OVERLOOK_TRUST_PROXY: Type.Optional(
+    text('`1`: behind a TLS-terminating proxy; the client address comes from `X-Forwarded-For` and OAuth cookies are marked secure', { defaultText: 'off' }),
+  ),
+  OVERLOOK_JWT_PRIVATE_KEY: Type.Optional(
+    nonEmpty('PKCS#8 PEM of the ES256 key that signs JWTs; set it when several API processes share a database', {
+      defaultText: 'generated into the data directory',
+    }),
+  ),
+  OVERLOOK_LOGIN_FAILURES_PER_ACCOUNT: positive(5, 'Failed sign-ins allowed per account before 429'),
+  OVERLOOK_LOGIN_FAILURES_PER_ADDRESS: positive(20, 'Failed sign-ins allowed per client address before 429'),
+  OVERLOOK_LOGIN_BLOCK_SECONDS: positive(60, 'How long a throttled account or address waits, in seconds'),
+  OVERLOOK_SIGNUP: Type.Optional(text('`1`: new people may sign themselves up (reported by signup_options)', { defaultText: 'off' })),
+  ...MediaTools,
+  OVERLOOK_HLS_IDLE_SECONDS: positive(30, 'Live view: a stream stops after this many seconds without a playlist or segment fetch'),
+  OVERLOOK_MEDIA_TOKEN_SECONDS: positive(600, 'Live view: lifetime of the media token in the URL `/hls` hands out, in seconds'),
+  OVERLOOK_RECORDING_LOOP: Type.Optional(
+    text('`0`, `false`, `off` or `no`: this process does not run the cloud recording loop (recorder and retention)', { defaultText: 'on' }),
+  ),
+  OVERLOOK_RECORDING_CONCURRENCY: positive(16, 'Most camera fetches the recording loop runs at once'),
+  OVERLOOK_STORAGE: Type.Enum(['fs', 's3'], {
+    default: 'fs',
+    description: 'Where binary objects go: files under `<data dir>/objects`, or an S3-compatible bucket (`OVERLOOK_S3_*`)',
+  }),
+  OVERLOOK_S3_BUCKET: Type.Optional(nonEmpty('The bucket; needed with `OVERLOOK_STORAGE=s3`')),
+  OVERLOOK_S3_ENDPOINT: Type.Optional(nonEmpty('Endpoint of an S3-compatible service (MinIO, Ceph…); path-style addressing', { defaultText: 'AWS S3' })),
+  OVERLOOK_S3_REGION: nonEmpty('Region of the bucket', { default: 'us-east-1' }),
+  OVERLOOK_S3_ACCESS_KEY_ID: Type.Optional(nonEmpty('Access key id for the bucket')),
+  OVERLOOK_S3_SECRET_ACCESS_KEY: Type.Optional(nonEmpty('Secret access key for the bucket')),
+  OVERLOOK_ANPR_IMAGE_MAX_BYTES: positive(512 * 1024, 'Largest ANPR plate image, in bytes of JPEG'),
+  OVERLOOK_MEDIA_JOBS: Type.Optional(text('`0`: this process runs no media hub renders', { defaultText: 'on' })),
+  OVERLOOK_MEDIA_CONCURRENCY: positive(1, 'Media hub renders run at once (at least 1)'),
+  OVERLOOK_MEDIA_FILE_MAX_BYTES: positive(20 * 1024 * 1024, 'Largest media hub upload or logo, in bytes'),
+  OVERLOOK_MEDIA_MAX_FRAMES: positive(3000, 'Most frames one clip or timelapse uses (at least 2); longer ranges are sampled evenly'),
+  OVERLOOK_ANPR_METADATA_MAX_BYTES: positive(8 * 1024, 'Largest ANPR event metadata, in bytes of JSON'),
+  OVERLOOK_CAMERA_TIMEOUT_MS: positive(5000, 'How long one snapshot or ONVIF exchange with a camera may take, in milliseconds'),
+  OVERLOOK_IMPERSONATION_MINUTES: positive(60, 'Lifetime of an impersonated session, in minutes'),
+  OVERLOOK_OIDC_PROVIDERS: Type.Optional(
+    nonEmpty('OpenID Connect sign-in providers: a JSON array of {id, name, issuer, client_id, client_secret, signup?} (docs/admin.md)', {
+      defaultText: 'none',
+    }),
+  ),
+  OVERLOOK_OIDC_LOGIN_SECONDS: positive(600, 'A started provider sign-in expires after this many seconds'),
+  OVERLOOK_CRM_URL: Type.Optional(nonEmpty('Base URL (http or https) of the CRM that `/v2/crm/*` proxies to', { defaultText: 'no CRM proxy' })),
+  OVERLOOK_CRM_PATHS: Type.Optional(
+    text('CRM paths allowed, comma-separated: `/contacts`, `/contacts/*` (one segment), `/contacts/**` (any depth)', { defaultText: 'none' }),
+  ),
+  OVERLOOK_CRM_TOKEN: Type.Optional(nonEmpty('Sent to the CRM as `Authorization: Bearer`; never returned or logged')),
+  OVERLOOK_CMS_URL: Type.Optional(nonEmpty('Base URL (http or https) of the CMS that `/v2/cms/*` proxies to', { defaultText: 'no CMS proxy' })),
+  OVERLOOK_CMS_PATHS: Type.Optional(text('CMS paths allowed, as `OVERLOOK_CRM_PATHS`', { defaultText: 'none' })),
+  OVERLOOK_CMS_TOKEN: Type.Optional(nonEmpty('Sent to the CMS as `Authorization: Bearer`; never returned or logged')),
+  OVERLOOK_PROXY_TIMEOUT_MS: positive(10_000, 'CRM and CMS proxies: how long an upstream answer may take, in milliseconds (then 504)'),
+  OVERLOOK_PROXY_MAX_BYTES: positive(5 * 1024 * 1024, 'CRM and CMS proxies: largest upstream answer passed through, in bytes (then 502)'),
+  OVERLOOK_BIM_IMAGE_TYPES: Type.Optional(
+    text('BIM image formats accepted, comma-separated, of jpeg (or jpg), png and webp', { defaultText: '`jpeg,png,webp`' }),
+  ),
+  OVERLOOK_BIM_IMAGE_MAX_BYTES: positive(10 * 1024 * 1024, 'Largest BIM render or overlay image, in bytes of the decoded file'),
+  OVERLOOK_BIM_IMAGE_MAX_PIXELS: positive(40_000_000, 'Largest BIM render or overlay image, in pixels (width × height)'),
+  ...McpUrl,
+  ...McpPort,
+  OVERLOOK_OAUTH_KEYS: Type.Optional(
+    nonEmpty('OAuth signing and cookie keys as JSON `{"jwks": {"keys": […]}, "cookieKeys": […]}`; set it when several API processes share a database', {
+      defaultText: 'generated into `<data dir>/oauth-keys.json`',
+    }),
+  ),
+  OVERLOOK_SECRET_KEY: Type.Optional(
+    nonEmpty('Key of the connector vault: base64 of 32 bytes', { defaultText: 'generated into `<data dir>/connector-secret.key`' }),
+  ),
+  OVERLOOK_CONNECTOR_TIMEOUT_MS: positive(10_000, 'How long one connector provider request may take, in milliseconds'),
+  OVERLOOK_WEATHER_URL: Type.Optional(nonEmpty("Weather forecast API base URL (Open-Meteo's API shape)", { defaultText: `\`${OPEN_METEO_URL}\`` })),
+  OVERLOOK_WEATHER_ARCHIVE_URL: Type.Optional(
+    nonEmpty('Weather archive API base URL', { defaultText: `\`OVERLOOK_WEATHER_URL\` when set, else \`${OPEN_METEO_ARCHIVE_URL}\`` }),
+  ),
+  OVERLOOK_WEATHER_TIMEOUT_MS: positive(10_000, 'How long one weather provider request may take, in milliseconds'),
+  OVERLOOK_WEATHER_CURRENT_TTL_SECONDS: positive(300, 'How long current conditions (and today’s hours) are served from the cache, in seconds'),
+} satisfies TProperties;
+
+/**
+ * The variables of each connector provider, read by the connector framework from every OVERLOOK_*
+ * variable (PlatformConfig.connectors.env). `<PROVIDER>` is the provider id in capitals.
+ */
+export const ConnectorEnv = Type.Object({
+  'OVERLOOK_<PROVIDER>_URL': Type.Optional(
+    text(
+      'A connector provider’s API base URL; `<PROVIDER>` is PROCORE, ACC, ACONEX, VOYAGE_CONTROL, DOORBELL, WEATHERSTACK or AERISWEATHER (docs/connectors.md)',
+      {
+        defaultText: 'the provider’s own',
+      },
+    ),
+  ),
+  'OVERLOOK_<PROVIDER>_AUTH_URL': Type.Optional(text('Its OAuth base URL', { defaultText: '`OVERLOOK_<PROVIDER>_URL` when set, else the provider’s own' })),
+  'OVERLOOK_<PROVIDER>_CLIENT_ID': Type.Optional(nonEmpty('Its OAuth client id; an OAuth provider without one is not configured')),
+  'OVERLOOK_<PROVIDER>_CLIENT_SECRET': Type.Optional(nonEmpty('Its OAuth client secret')),
+});
+
+/** The recorder (`overlook recorder serve`, `recorder users create`). */
+const Recorder = {
+  OVERLOOK_RECORDER_PORT: port('recorder', 'the recorder'),
+  OVERLOOK_RECORDER_STORAGE: Type.Optional(text('Where the recorder stores video segments', { defaultText: '`<data dir>/recorder/storage`' })),
+  OVERLOOK_RECORDER_SEGMENT_SECONDS: positive(60, 'Target segment length, in seconds; cuts fall on the next keyframe'),
+  OVERLOOK_RECORDER_TOKEN_DAYS: positive(7, 'Lifetime of a recorder access token, in days'),
+  ...MediaTools,
+  OVERLOOK_RECORDER_LIVE_WINDOW: positive(6, 'Live HLS window, in segments'),
+  OVERLOOK_RECORDER_BODY_LIMIT: positive(5 * 1024 * 1024, 'Largest request body of the recorder API, in bytes'),
+} satisfies TProperties;
+
+// Each service's schema: exactly the variables it reads. Unknown variables are dropped, not refused.
+const strict = { additionalProperties: false } as const;
+export const PlatformEnv = Type.Object({ ...Common, ...Platform }, strict);
+export const RecorderEnv = Type.Object({ ...Common, ...Recorder }, strict);
+export const McpEnv = Type.Object({ ...Common, ...McpPort, ...McpUrl, ...ApiUrl }, strict);
+export const AiEnv = Type.Object({ ...Common, OVERLOOK_AI_PORT: port('ai', 'the AI API'), ...ApiUrl }, strict);
+export const LabsEnv = Type.Object({ ...Common, OVERLOOK_LABS_PORT: port('labs', 'the Labs API'), ...ApiUrl }, strict);
+
+/** Read when the commands are declared: the default of --api-url. */
+export const ApiUrlEnv = Type.Object(ApiUrl, strict);
+
+export const SERVICE_ENV = { platform: PlatformEnv, recorder: RecorderEnv, mcp: McpEnv, ai: AiEnv, labs: LabsEnv } as const satisfies Record<
+  ServiceName,
+  TObject
+>;
+
+export type PlatformEnvValues = Static<typeof PlatformEnv>;
+export type RecorderEnvValues = Static<typeof RecorderEnv>;

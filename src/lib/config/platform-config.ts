@@ -1,0 +1,156 @@
+// The main API's configuration, built once at startup from the environment (validated against
+// PlatformEnv in env-schema.ts, where every variable's default and meaning are) and the flags.
+import { DEFAULT_PORTS, resolveDataDir, type ServiceAddress } from './addresses.js';
+import { adminConfig, type AdminConfig } from './admin-config.js';
+import { bimConfig, type BimConfig } from './bim-config.js';
+import { OPEN_METEO_ARCHIVE_URL, OPEN_METEO_URL, PlatformEnv, type PlatformEnvValues } from './env-schema.js';
+import { processEnv, type Env } from './process-env.js';
+import { readEnv } from './read-env.js';
+
+export interface PlatformConfig {
+  dataDir: string;
+  /** pino level of the service's logger (`silent`: none). */
+  logLevel: string;
+  /** Behind a TLS-terminating proxy: client address from X-Forwarded-For, secure OAuth cookies. */
+  trustProxy: boolean;
+  /** PostgreSQL connection string; unset means embedded SQLite in the data dir. */
+  databaseUrl?: string;
+  /** Lifetime of a sign-in (JWT and its session), in days. */
+  sessionDays: number;
+  /** Largest accepted request body, in bytes. */
+  bodyLimit: number;
+  /** Public base URL, used in links the API hands out. */
+  publicUrl: string;
+  /** PEM-encoded PKCS#8 private key for signing JWTs; generated into the data dir when absent. */
+  jwtPrivateKeyPem?: string;
+  /** Failed sign-ins allowed per account and per address before 429. */
+  loginFailuresPerAccount: number;
+  loginFailuresPerAddress: number;
+  /** How long a throttled account or address waits, in seconds. */
+  loginBlockSeconds: number;
+  /** Whether new people may sign themselves up (no sign-up endpoint exists yet; reported by signup_options). */
+  signupEnabled: boolean;
+  /** Live view: ffmpeg and ffprobe binaries (OVERLOOK_FFMPEG, OVERLOOK_FFPROBE). */
+  ffmpegPath: string;
+  ffprobePath: string;
+  /** Live view: an on-demand HLS stream stops after this many seconds without a playlist or segment fetch. */
+  hlsIdleSeconds: number;
+  /** Live view: lifetime of the media token in the URL `/hls` hands out, in seconds. */
+  mediaTokenSeconds: number;
+  /** Whether the API process runs the cloud recordings loop (recorder and retention). */
+  recordingLoop: boolean;
+  /** Most camera fetches the recording loop runs at once. */
+  recordingConcurrency: number;
+  /** Where binary objects go: files under `<dataDir>/objects`, or an S3-compatible bucket. */
+  storage: StorageConfig;
+  /** Largest ANPR plate image accepted, in bytes of JPEG (the request body limit applies too). */
+  anprImageMaxBytes: number;
+  /** Media hub: whether this process runs the render jobs (OVERLOOK_MEDIA_JOBS=0: off). */
+  mediaJobs: boolean;
+  /** Media hub: renders run at once (OVERLOOK_MEDIA_CONCURRENCY). */
+  mediaConcurrency: number;
+  /** Media hub: largest uploaded file or logo, in bytes (OVERLOOK_MEDIA_FILE_MAX_BYTES). */
+  mediaFileMaxBytes: number;
+  /** Media hub: most frames one clip or timelapse uses; longer ranges are sampled evenly (OVERLOOK_MEDIA_MAX_FRAMES). */
+  mediaMaxFrames: number;
+  /** Largest ANPR event metadata accepted, in bytes of JSON. */
+  anprMetadataMaxBytes: number;
+  /** Largest project logo or thumbnail upload, in bytes of image (OVERLOOK_SETTINGS_IMAGE_MAX_BYTES). */
+  settingsImageMaxBytes: number;
+  /** BIM uploads (renders and overlay layers): accepted image types, byte and pixel limits (bim-config.ts). */
+  bim: BimConfig;
+  /** Real cameras: how long one snapshot or ONVIF exchange may take, in milliseconds. */
+  cameraTimeoutMs: number;
+  /** Administration: impersonation, OpenID Connect sign-in providers, CRM and CMS proxies (admin-config.ts). */
+  admin: AdminConfig;
+  /** OAuth: the MCP server's resource URL (its `/mcp`), the resource access tokens are issued for. */
+  mcpUrl: string;
+  /** OAuth: signing and cookie keys as JSON (OVERLOOK_OAUTH_KEYS); generated into the data dir when absent. */
+  oauthKeysJson?: string;
+  /** Connectors: the vault key, the provider timeout, and the OVERLOOK_<PROVIDER>_URL/_AUTH_URL/_CLIENT_ID/_CLIENT_SECRET variables. */
+  connectors: ConnectorsConfig;
+  /** Weather provider (Open-Meteo's API shape): forecast base URL (OVERLOOK_WEATHER_URL) and archive base URL (OVERLOOK_WEATHER_ARCHIVE_URL; defaults to OVERLOOK_WEATHER_URL when only that is set). */
+  weatherUrl: string;
+  weatherArchiveUrl: string;
+  /** How long one weather provider request may take, in milliseconds. */
+  weatherTimeoutMs: number;
+  /** How long current conditions (and today's hours) are served from the cache, in seconds. */
+  weatherCurrentTtlSeconds: number;
+}
+
+/** `env` is read once, at startup (tests hand in a plain object); a bad value throws, naming the variable. */
+export function platformConfig(flags: { dataDir?: string } = {}, env: Env = processEnv(), address?: ServiceAddress): PlatformConfig {
+  const dataDir = resolveDataDir(flags, env);
+  const e = readEnv(PlatformEnv, env);
+  const addr = address ?? { host: '127.0.0.1', port: DEFAULT_PORTS.platform };
+  return {
+    dataDir,
+    logLevel: e.OVERLOOK_LOG_LEVEL,
+    trustProxy: e.OVERLOOK_TRUST_PROXY === '1',
+    databaseUrl: e.DATABASE_URL,
+    sessionDays: e.OVERLOOK_SESSION_DAYS,
+    bodyLimit: e.OVERLOOK_BODY_LIMIT,
+    settingsImageMaxBytes: e.OVERLOOK_SETTINGS_IMAGE_MAX_BYTES,
+    publicUrl: e.OVERLOOK_PUBLIC_URL ?? `http://${addr.host}:${addr.port}`,
+    jwtPrivateKeyPem: e.OVERLOOK_JWT_PRIVATE_KEY,
+    loginFailuresPerAccount: e.OVERLOOK_LOGIN_FAILURES_PER_ACCOUNT,
+    loginFailuresPerAddress: e.OVERLOOK_LOGIN_FAILURES_PER_ADDRESS,
+    loginBlockSeconds: e.OVERLOOK_LOGIN_BLOCK_SECONDS,
+    signupEnabled: e.OVERLOOK_SIGNUP === '1',
+    ffmpegPath: e.OVERLOOK_FFMPEG,
+    ffprobePath: e.OVERLOOK_FFPROBE,
+    hlsIdleSeconds: e.OVERLOOK_HLS_IDLE_SECONDS,
+    mediaTokenSeconds: e.OVERLOOK_MEDIA_TOKEN_SECONDS,
+    recordingLoop: !['0', 'false', 'off', 'no'].includes((e.OVERLOOK_RECORDING_LOOP ?? '').toLowerCase()),
+    recordingConcurrency: e.OVERLOOK_RECORDING_CONCURRENCY,
+    storage: storageConfig(e),
+    anprImageMaxBytes: e.OVERLOOK_ANPR_IMAGE_MAX_BYTES,
+    mediaJobs: e.OVERLOOK_MEDIA_JOBS !== '0',
+    mediaConcurrency: Math.max(1, e.OVERLOOK_MEDIA_CONCURRENCY),
+    mediaFileMaxBytes: e.OVERLOOK_MEDIA_FILE_MAX_BYTES,
+    mediaMaxFrames: Math.max(2, e.OVERLOOK_MEDIA_MAX_FRAMES),
+    anprMetadataMaxBytes: e.OVERLOOK_ANPR_METADATA_MAX_BYTES,
+    cameraTimeoutMs: e.OVERLOOK_CAMERA_TIMEOUT_MS,
+    admin: adminConfig(e),
+    bim: bimConfig(e),
+    // `||`: an empty OVERLOOK_MCP_PORT means 3100 here (the MCP server itself would listen on port 0).
+    mcpUrl: e.OVERLOOK_MCP_URL ?? `http://127.0.0.1:${e.OVERLOOK_MCP_PORT || DEFAULT_PORTS.mcp}/mcp`,
+    oauthKeysJson: e.OVERLOOK_OAUTH_KEYS,
+    connectors: {
+      secretKey: e.OVERLOOK_SECRET_KEY,
+      timeoutMs: e.OVERLOOK_CONNECTOR_TIMEOUT_MS,
+      // Each provider reads its own OVERLOOK_<PROVIDER>_* variables (ConnectorEnv in env-schema.ts).
+      env: Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('OVERLOOK_'))),
+    },
+    weatherUrl: e.OVERLOOK_WEATHER_URL ?? OPEN_METEO_URL,
+    weatherArchiveUrl: e.OVERLOOK_WEATHER_ARCHIVE_URL ?? e.OVERLOOK_WEATHER_URL ?? OPEN_METEO_ARCHIVE_URL,
+    weatherTimeoutMs: e.OVERLOOK_WEATHER_TIMEOUT_MS,
+    weatherCurrentTtlSeconds: e.OVERLOOK_WEATHER_CURRENT_TTL_SECONDS,
+  };
+}
+
+export interface ConnectorsConfig {
+  /** OVERLOOK_SECRET_KEY: base64 of 32 bytes; generated into `<dataDir>/connector-secret.key` when absent. */
+  secretKey?: string;
+  /** OVERLOOK_CONNECTOR_TIMEOUT_MS: how long one provider request may take. */
+  timeoutMs: number;
+  /** Every OVERLOOK_* variable: each provider reads its own (see src/platform/connectors/framework/provider.ts). */
+  env: Record<string, string | undefined>;
+}
+
+export type StorageConfig = { kind: 'fs' } | { kind: 's3'; endpoint?: string; bucket: string; region: string; accessKeyId?: string; secretAccessKey?: string };
+
+/** OVERLOOK_STORAGE=s3 with OVERLOOK_S3_* picks an S3-compatible bucket (path-style addressing). */
+export function storageConfig(env: PlatformEnvValues): StorageConfig {
+  if (env.OVERLOOK_STORAGE === 'fs') return { kind: 'fs' };
+  const bucket = env.OVERLOOK_S3_BUCKET;
+  if (!bucket) throw new Error('OVERLOOK_STORAGE=s3 needs OVERLOOK_S3_BUCKET');
+  return {
+    kind: 's3',
+    endpoint: env.OVERLOOK_S3_ENDPOINT,
+    bucket,
+    region: env.OVERLOOK_S3_REGION,
+    accessKeyId: env.OVERLOOK_S3_ACCESS_KEY_ID,
+    secretAccessKey: env.OVERLOOK_S3_SECRET_ACCESS_KEY,
+  };
+}
