@@ -1,11 +1,11 @@
-// Recorder commands: `overlook recorder serve` and `overlook recorder users create` (contract §1).
+// Recorder commands: `overlook recorder serve` and `overlook recorder users create` (README.md).
 import type { Command } from 'commander';
 import { ApiError } from '../lib/errors.js';
-import { closeOnSignals } from '../platform/server.js';
+import { closeOnSignals } from '../lib/process/close-on-signals.js';
 import { recorderConfig } from './config.js';
 import { openRecorderDb } from './db/recorder-db.js';
 import { startRecorder } from './server.js';
-import { AccessTokens } from './auth/access-tokens.js';
+import { CacheRegistry } from '../lib/cache/index.js';
 import { RecorderUsers } from './users/users-service.js';
 
 export function registerRecorderCommands(program: Command): void {
@@ -39,7 +39,7 @@ export function registerRecorderCommands(program: Command): void {
       const config = recorderConfig(opts);
       const db = await openRecorderDb(config.dataDir);
       try {
-        const user = await new RecorderUsers(db, new AccessTokens(db, config.tokenDays)).create({ email: opts.email, password: opts.password, role: opts.role });
+        const user = await new RecorderUsers(db, new CacheRegistry()).create({ email: opts.email, password: opts.password, role: opts.role });
         process.stdout.write(JSON.stringify(user) + '\n');
       } catch (err) {
         if (err instanceof ApiError) {

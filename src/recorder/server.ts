@@ -1,7 +1,8 @@
 // Starts the recorder: open its database, put storage back in order after a crash, start recording,
 // listen. Stops ffmpeg cleanly on SIGINT/SIGTERM (each finishes and indexes its current segment).
 import type { FastifyInstance } from 'fastify';
-import { resolveAddress, type ServeFlags } from '../lib/config.js';
+import { processEnv, resolveAddress, type Env, type ServeFlags } from '../lib/config.js';
+import { loggerOptions } from '../lib/logger.js';
 import { recorderConfig, type RecorderConfig } from './config.js';
 import { openRecorderDb, type RecorderDb } from './db/recorder-db.js';
 import { buildRecorderApp } from './app.js';
@@ -17,11 +18,11 @@ export interface RunningRecorder {
   close(): Promise<void>;
 }
 
-export async function startRecorder(flags: ServeFlags, env = process.env): Promise<RunningRecorder> {
+export async function startRecorder(flags: ServeFlags, env: Env = processEnv()): Promise<RunningRecorder> {
   const address = resolveAddress('recorder', flags, env);
   const config = recorderConfig(flags, env);
   const db = await openRecorderDb(config.dataDir);
-  const app = await buildRecorderApp({ config, db });
+  const app = await buildRecorderApp({ config, db, logger: loggerOptions(config.logLevel) });
   const { devices, index, manager } = app.recorder;
   const recovery = await recoverStorage({ storageRoot: config.storageRoot, index, ffprobe: config.ffprobePath, deviceIds: (await devices.list()).map((d) => d.id), streams: STREAMS });
   if (recovery.indexed || recovery.removed || recovery.orphansStopped) app.log.warn(recovery, 'recovered storage after an unclean stop');

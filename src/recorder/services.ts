@@ -2,6 +2,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { RecorderConfig } from './config.js';
 import type { RecorderDb } from './db/recorder-db.js';
+import { CacheRegistry } from '../lib/cache/index.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { RecorderUsers } from './users/users-service.js';
 import { WebhookTokens } from './events/webhook-tokens.js';
@@ -18,6 +19,8 @@ export interface RecorderServices {
   db: RecorderDb;
   version: string;
   startedAt: number;
+  /** The recorder's in-memory caches, and the one way to forget what they hold (docs/architecture.md, Caches). */
+  caches: CacheRegistry;
   tokens: AccessTokens;
   users: RecorderUsers;
   webhooks: WebhookTokens;
@@ -38,7 +41,8 @@ declare module 'fastify' {
 
 export function createRecorderServices(config: RecorderConfig, db: RecorderDb, log: FastifyBaseLogger, version: string): RecorderServices {
   const tools = { ffmpeg: config.ffmpegPath, ffprobe: config.ffprobePath };
-  const tokens = new AccessTokens(db, config.tokenDays);
+  const caches = new CacheRegistry();
+  const tokens = new AccessTokens(db, config.tokenDays, caches);
   const devices = new DevicesService(db, config.ffprobePath);
   const index = new SegmentIndex(db);
   const loadOne = async (id: string) => {
@@ -55,8 +59,9 @@ export function createRecorderServices(config: RecorderConfig, db: RecorderDb, l
     db,
     version,
     startedAt: Date.now(),
+    caches,
     tokens,
-    users: new RecorderUsers(db, tokens),
+    users: new RecorderUsers(db, caches),
     webhooks: new WebhookTokens(db),
     devices,
     index,

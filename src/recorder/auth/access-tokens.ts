@@ -1,6 +1,8 @@
 // Recorder access tokens: 32 random bytes, handed out once, stored as SHA-256, expiring, revocable.
-// Verified tokens are cached briefly per process; revoking clears the cache entry at once.
+// Verified tokens are cached briefly per process; revoking forgets the token at once
+// (docs/architecture.md, Caches).
 import { createHash, randomBytes } from 'node:crypto';
+import type { Cache, CacheRegistry } from '../../lib/cache/index.js';
 import type { RecorderDb } from '../db/recorder-db.js';
 import { newId } from '../../lib/ids.js';
 
@@ -17,13 +19,27 @@ export interface TokenOwner {
 
 const sha256 = (v: string) => createHash('sha256').update(v).digest('hex');
 
+/** How long a cached token may lag a change another process made (this one's own changes forget it at once). */
+const TOKEN_TTL_MS = 60_000;
+
 export class AccessTokens {
-  private readonly cache = new Map<string, TokenOwner>();
+  /** Owners of live tokens by SHA-256; unknown and revoked tokens are not kept. */
+  private readonly cache: Cache<string, TokenOwner>;
 
   constructor(
     private readonly db: RecorderDb,
     private readonly lifetimeDays: number,
-  ) {}
+    private readonly caches: CacheRegistry,
+  ) {
+    this.cache = caches.create('recorder.access-tokens', {
+      max: 10_000,
+      ttlMs: TOKEN_TTL_MS,
+      facts: (_hash, o) => [
+        { kind: 'recorder-token', id: o.tokenId },
+        { kind: 'recorder-user', id: o.userId },
+      ],
+    });
+  }
 
   async issue(userId: string): Promise<{ token: string; expiresAt: string }> {
     const token = TOKEN_PREFIX + randomBytes(32).toString('base64url');
@@ -40,29 +56,21 @@ export class AccessTokens {
   async verify(token: string, now = Date.now()): Promise<TokenOwner | null> {
     if (!TOKEN_SHAPE.test(token)) return null;
     const hash = sha256(token);
-    let owner = this.cache.get(hash);
-    if (!owner) {
+    const owner = await this.cache.load(hash, async () => {
       const row = await this.db.kysely
         .selectFrom('access_tokens')
         .innerJoin('users', 'users.id', 'access_tokens.user_id')
         .select(['access_tokens.id', 'access_tokens.user_id', 'access_tokens.expires_at', 'access_tokens.revoked_at', 'users.username', 'users.role'])
         .where('token_hash', '=', hash)
         .executeTakeFirst();
-      if (!row || row.revoked_at) return null;
-      owner = { tokenId: row.id, userId: row.user_id, username: row.username, role: row.role === 'admin' ? 'admin' : 'user', expiresAt: Date.parse(row.expires_at) };
-      if (this.cache.size > 10_000) this.cache.clear();
-      this.cache.set(hash, owner);
-    }
-    return owner.expiresAt > now ? owner : null;
+      if (!row || row.revoked_at) return undefined;
+      return { tokenId: row.id, userId: row.user_id, username: row.username, role: row.role === 'admin' ? 'admin' : 'user', expiresAt: Date.parse(row.expires_at) } satisfies TokenOwner;
+    });
+    return owner && owner.expiresAt > now ? owner : null;
   }
 
   async revoke(tokenId: string): Promise<void> {
     await this.db.kysely.updateTable('access_tokens').set({ revoked_at: new Date().toISOString() }).where('id', '=', tokenId).execute();
-    for (const [hash, o] of this.cache) if (o.tokenId === tokenId) this.cache.delete(hash);
-  }
-
-  /** Forget every cached token of a user (role changed, user deleted). */
-  forgetUser(userId: string): void {
-    for (const [hash, o] of this.cache) if (o.userId === userId) this.cache.delete(hash);
+    this.caches.forget([{ kind: 'recorder-token', id: tokenId }]);
   }
 }

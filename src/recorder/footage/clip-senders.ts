@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { PassThrough, type Readable } from 'node:stream';
 import { once } from 'node:events';
-import type { Clip } from './footage-export.js';
+import type { Clip } from './clip.js';
 
 /** The longest an export may run before ffmpeg is stopped. */
 const EXPORT_TIMEOUT_MS = 10 * 60_000;

@@ -11,6 +11,7 @@ import { ApiError, validation } from '../../lib/errors.js';
 import type { Segment, SegmentIndex } from '../recordings/segment-index.js';
 import { keyframes } from '../recording/ffprobe.js';
 import { pipeClip, sendClipOverSocket } from './clip-senders.js';
+import type { Clip } from './clip.js';
 
 export const MIN_CLIP_S = 5;
 export const MAX_CLIP_S = 2 * 60 * 60;
@@ -18,18 +19,6 @@ export const MAX_CLIP_S = 2 * 60 * 60;
 export interface ClipRequest {
   start: Date;
   end: Date;
-}
-
-/** A clip ready to be written: ffmpeg's concat list and arguments, and what the headers tell. */
-export interface Clip {
-  /** The true start: the keyframe the clip begins on. */
-  start: Date;
-  /** Recorded seconds missing inside the range (gaps between segments). */
-  gapSeconds: number;
-  /** The concat list, given to ffmpeg on its stdin. */
-  list: string;
-  /** ffmpeg's arguments, writing the MP4 to `output` (`pipe:1`, or `pipe:3` for a handed-over socket). */
-  args(output: string): string[];
 }
 
 /** Reads `start_date` with `end_date` or `duration` (seconds) into a range, or a 400 naming the field. */

@@ -6,6 +6,7 @@ import { validation } from '../../lib/errors.js';
 import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
 import { Binary, StreamQuery, TokenQuery, isoParam } from '../http/media.js';
 import { DeviceId } from '../devices/routes.js';
+import type { Snapshot } from './snapshots.js';
 
 export async function snapshotRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -34,7 +35,7 @@ export async function snapshotRoutes(fastify: FastifyInstance): Promise<void> {
       const stream = req.query.stream ?? 'main';
       const time = isoParam(req.query.time);
       if (time && Number.isNaN(time.getTime())) throw validation('time', 'must be an ISO 8601 date-time');
-      let shot;
+      let shot: Snapshot;
       if (time) shot = await snapshots.at(device.id, stream, time, req.query.method ?? 'before');
       else if (device.type === 'ip' && device.stream_config.snapshot_uri) shot = await snapshots.fromCamera(device.stream_config.snapshot_uri, await devices.credentials(device.id));
       else shot = await snapshots.latest(device.id, stream);

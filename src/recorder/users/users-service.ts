@@ -4,7 +4,7 @@ import type { RecorderUsersTable } from '../db/schema.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { hashPassword, verifyPassword } from '../../lib/auth/passwords.js';
 import { newId } from '../../lib/ids.js';
-import type { AccessTokens } from '../auth/access-tokens.js';
+import type { CacheRegistry } from '../../lib/cache/index.js';
 
 export type RecorderRole = 'admin' | 'user';
 
@@ -26,7 +26,8 @@ function checkPassword(pw: string) {
 export class RecorderUsers {
   constructor(
     private readonly db: RecorderDb,
-    private readonly tokens: AccessTokens,
+    /** A new password or role, or a deletion, forgets the user's cached tokens (docs/architecture.md, Caches). */
+    private readonly caches: CacheRegistry,
   ) {}
 
   async create(input: { email: string; password: string; role?: RecorderRole }): Promise<RecorderUser> {
@@ -84,7 +85,7 @@ export class RecorderUsers {
     if (set.password_hash || set.role) {
       // A new password or a new role takes effect at once on every token of that user.
       if (set.password_hash) await this.db.kysely.updateTable('access_tokens').set({ revoked_at: set.updated_at! }).where('user_id', '=', id).where('revoked_at', 'is', null).execute();
-      this.tokens.forgetUser(id);
+      this.caches.forget([{ kind: 'recorder-user', id }]);
     }
     return this.get(id);
   }
@@ -95,7 +96,7 @@ export class RecorderUsers {
     if (user.role === 'admin' && (await this.adminCount()) <= 1) throw new ApiError('CONFLICT', 'The last admin cannot be deleted');
     await this.db.kysely.deleteFrom('access_tokens').where('user_id', '=', id).execute();
     await this.db.kysely.deleteFrom('users').where('id', '=', id).execute();
-    this.tokens.forgetUser(id);
+    this.caches.forget([{ kind: 'recorder-user', id }]);
   }
 
   private async adminCount(): Promise<number> {
