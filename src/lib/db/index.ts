@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
-import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
-export interface Db<S = Database> {
+/** A database of schema `S` (the platform's `PlatformDb`, the recorder's `RecorderDb`). */
+export interface Db<S> {
   kysely: Kysely<S>;
   dialect: Dialect;
   /** The PostgreSQL schema in use when not `public` (migrations create it). */
@@ -28,8 +28,8 @@ export interface DbOptions {
 // int8 (count(*), bigint columns) as JS numbers: our values stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
 
-/** Opens the platform's database by default; the recorder passes its own schema type `S`. */
-export function openDb<S = Database>(opts: DbOptions): Db<S> {
+/** Opens a database; the caller names its schema type `S`. */
+export function openDb<S>(opts: DbOptions): Db<S> {
   if (opts.databaseUrl) {
     if (opts.pgSchema && !/^[a-z_][a-z0-9_]{0,62}$/.test(opts.pgSchema)) throw new Error(`bad schema name ${opts.pgSchema}`);
     const pool = new pg.Pool({

@@ -1,9 +1,14 @@
 // The media_hub_items table: items of a project, the list's filters, and the job queue's state changes
-// (claim, finish, fail, requeue). The only file that touches the table.
+// (claim, finish, fail, requeue). The only file that touches the table; projects', cameras' and people's
+// details come from their own repositories.
 import type { Kysely } from 'kysely';
-import type { Db } from '../../lib/db/index.js';
-import type { Database, MediaHubItemsTable } from '../../lib/db/schema.js';
-import type { ItemRow, Kind } from './media-item-record.js';
+import type { PlatformDatabase, PlatformDb } from '../db/database.js';
+import type { MediaHubItemsTable } from './media-hub-tables.js';
+import type { ItemRow } from './media-item-record.js';
+import type { Kind } from './media-hub-tables.js';
+import { cameraRefByExid, cameraRefsByIds } from '../cameras/cameras-repository.js';
+import { projectExidsOf, projectRefById } from '../projects/projects-repository.js';
+import { emailsOf, profilesOf } from '../users/users-repository.js';
 
 export interface ListFilter {
   kind?: Kind;
@@ -17,19 +22,23 @@ export interface ListFilter {
 }
 
 export class MediaItemsRepository {
-  private readonly k: Kysely<Database>;
+  private readonly k: Kysely<PlatformDatabase>;
 
-  constructor(db: Db) {
+  constructor(private readonly db: PlatformDb) {
     this.k = db.kysely;
   }
 
-  private select() {
-    return this.k
-      .selectFrom('media_hub_items as m')
-      .innerJoin('projects as p', 'p.id', 'm.project_id')
-      .leftJoin('cameras as c', 'c.id', 'm.camera_id')
-      .selectAll('m')
-      .select(['p.exid as project_exid', 'c.exid as camera_exid']);
+  /** The items with their project's and camera's exids, each owner asked once (an item whose project is gone is left out). */
+  private async withExids(rows: MediaHubItemsTable[]): Promise<ItemRow[]> {
+    const [projects, cameras] = await Promise.all([
+      projectExidsOf(this.db, rows.map((r) => r.project_id)),
+      cameraRefsByIds(this.db, rows.flatMap((r) => (r.camera_id ? [r.camera_id] : []))),
+    ]);
+    return rows.flatMap((r) => {
+      const projectExid = projects.get(r.project_id);
+      if (projectExid === undefined) return [];
+      return [{ ...r, project_exid: projectExid, camera_exid: (r.camera_id && cameras.get(r.camera_id)?.exid) || null }];
+    });
   }
 
   async insert(row: MediaHubItemsTable): Promise<void> {
@@ -37,50 +46,64 @@ export class MediaItemsRepository {
   }
 
   async get(id: string): Promise<ItemRow | null> {
-    return ((await this.select().where('m.id', '=', id).executeTakeFirst()) as ItemRow | undefined) ?? null;
+    const row = await this.k.selectFrom('media_hub_items').selectAll().where('id', '=', id).executeTakeFirst();
+    return (row && (await this.withExids([row]))[0]) ?? null;
   }
 
   async projectOf(id: string): Promise<{ id: string; exid: string } | null> {
-    const r = await this.k.selectFrom('media_hub_items as m').innerJoin('projects as p', 'p.id', 'm.project_id').select(['p.id', 'p.exid']).where('m.id', '=', id).executeTakeFirst();
-    return r ?? null;
+    const item = await this.k.selectFrom('media_hub_items').select('project_id').where('id', '=', id).executeTakeFirst();
+    return (item && (await projectRefById(this.db, item.project_id))) ?? null;
   }
 
   async list(projectId: string, f: ListFilter): Promise<{ rows: ItemRow[]; total: number }> {
-    let q = this.select().where('m.project_id', '=', projectId);
-    if (f.kind) q = q.where('m.kind', '=', f.kind);
-    if (f.cameraId) q = q.where('m.camera_id', '=', f.cameraId);
-    if (f.requesterEmail) q = q.where('m.requester_email', '=', f.requesterEmail.toLowerCase());
-    if (f.from) q = q.where('m.created_at', '>=', f.from);
-    if (f.to) q = q.where('m.created_at', '<=', f.to);
-    const total = Number((await q.clearSelect().select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
-    const [col, dir] = f.sort === 'title_asc' ? (['m.title', 'asc'] as const) : f.sort === 'title_desc' ? (['m.title', 'desc'] as const) : (['m.created_at', f.sort === 'created_at_asc' ? 'asc' : 'desc'] as const);
-    const rows = await q.orderBy(col, dir).orderBy('m.id', dir).limit(f.limit).offset(f.offset).execute();
-    return { rows: rows as ItemRow[], total };
+    let q = this.k.selectFrom('media_hub_items').where('project_id', '=', projectId);
+    if (f.kind) q = q.where('kind', '=', f.kind);
+    if (f.cameraId) q = q.where('camera_id', '=', f.cameraId);
+    if (f.requesterEmail) q = q.where('requester_email', '=', f.requesterEmail.toLowerCase());
+    if (f.from) q = q.where('created_at', '>=', f.from);
+    if (f.to) q = q.where('created_at', '<=', f.to);
+    const total = Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
+    const [col, dir] = f.sort === 'title_asc' ? (['title', 'asc'] as const) : f.sort === 'title_desc' ? (['title', 'desc'] as const) : (['created_at', f.sort === 'created_at_asc' ? 'asc' : 'desc'] as const);
+    const rows = await q.selectAll().orderBy(col, dir).orderBy('id', dir).limit(f.limit).offset(f.offset).execute();
+    return { rows: await this.withExids(rows), total };
   }
 
   /** The people who asked for the project's items, with how many each. */
   async requesters(projectId: string): Promise<{ email: string; name: string | null; count: number }[]> {
     const rows = await this.k
-      .selectFrom('media_hub_items as m')
-      .leftJoin('users as u', 'u.id', 'm.requester_id')
-      .select((eb) => ['m.requester_email as email', eb.fn.max('u.firstname').as('firstname'), eb.fn.max('u.lastname').as('lastname'), eb.fn.countAll<number>().as('n')])
-      .where('m.project_id', '=', projectId)
-      .groupBy('m.requester_email')
-      .orderBy('m.requester_email')
+      .selectFrom('media_hub_items')
+      .select((eb) => ['requester_email as email', 'requester_id', eb.fn.countAll<number>().as('n')])
+      .where('project_id', '=', projectId)
+      .groupBy(['requester_email', 'requester_id'])
+      .orderBy('requester_email')
       .execute();
-    return rows.map((r) => ({ email: r.email, name: [r.firstname, r.lastname].filter(Boolean).join(' ') || null, count: Number(r.n) }));
+    const people = await profilesOf(this.db, rows.flatMap((r) => (r.requester_id ? [r.requester_id] : [])));
+    // One entry per e-mail (rows come grouped by it): the items counted, the name the greatest of its people's.
+    const byEmail = new Map<string, { email: string; firstname?: string; lastname?: string; count: number }>();
+    const greatest = (a: string | undefined, b: string | undefined) => (a === undefined || (b !== undefined && b > a) ? b : a);
+    for (const r of rows) {
+      const entry = byEmail.get(r.email) ?? { email: r.email, count: 0 };
+      const person = r.requester_id ? people.get(r.requester_id) : undefined;
+      entry.firstname = greatest(entry.firstname, person?.firstname);
+      entry.lastname = greatest(entry.lastname, person?.lastname);
+      entry.count += Number(r.n);
+      byEmail.set(r.email, entry);
+    }
+    return [...byEmail.values()].map((r) => ({ email: r.email, name: [r.firstname, r.lastname].filter(Boolean).join(' ') || null, count: r.count }));
   }
 
   async camera(cameraId: string): Promise<{ id: string; exid: string; timezone: string } | null> {
-    return (await this.k.selectFrom('cameras').select(['id', 'exid', 'timezone']).where('id', '=', cameraId).executeTakeFirst()) ?? null;
+    const c = (await cameraRefsByIds(this.db, [cameraId])).get(cameraId);
+    return c ? { id: c.id, exid: c.exid, timezone: c.timezone } : null;
   }
 
   async cameraByExid(exid: string): Promise<{ id: string; exid: string; project_id: string } | null> {
-    return (await this.k.selectFrom('cameras').select(['id', 'exid', 'project_id']).where('exid', '=', exid).executeTakeFirst()) ?? null;
+    const c = await cameraRefByExid(this.db, exid);
+    return c ? { id: c.id, exid: c.exid, project_id: c.project_id } : null;
   }
 
   async userEmail(userId: string): Promise<string | null> {
-    return (await this.k.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirst())?.email ?? null;
+    return (await emailsOf(this.db, [userId])).get(userId) ?? null;
   }
 
   async update(id: string, patch: Partial<MediaHubItemsTable>): Promise<void> {

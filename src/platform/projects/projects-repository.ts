@@ -1,62 +1,103 @@
-// Queries behind projects.
-import type { Db } from '../../lib/db/index.js';
-import type { ProjectsTable } from '../../lib/db/schema.js';
+// The projects table (logos and thumbnails: project-images-repository.ts); a project's contacts come
+// from the members' and users' repositories, asked once.
+import type { PlatformDb } from '../db/database.js';
+import type { ProjectsTable } from './projects-tables.js';
 import type { Role } from '../access/policy.js';
+import { contains } from '../../lib/db/contains.js';
+import { inTransaction } from '../../lib/db/transaction.js';
+import { pageOffset } from '../../lib/http/pagination.js';
+import { insertMember, membersOf } from '../members/members-repository.js';
+import { profilesOf } from '../users/users-repository.js';
 
-/** A project row with its owner and camera count. */
-export interface ProjectRow extends Omit<ProjectsTable, 'updated_at'> {
-  owner_id: string | null;
-  owner_email: string | null;
-  camera_count: number;
-}
+/** The columns a project is listed with. */
+export const projectColumns = ['id', 'exid', 'name', 'status', 'timezone', 'created_at'] as const;
 
-function baseQuery(db: Db) {
-  return db.kysely
-    .selectFrom('projects')
-    .leftJoin('project_members as o', (j) => j.onRef('o.project_id', '=', 'projects.id').on('o.role', '=', 'owner'))
-    .leftJoin('users as ou', 'ou.id', 'o.user_id')
-    .select((eb) => [
-      'projects.id',
-      'projects.exid',
-      'projects.name',
-      'projects.status',
-      'projects.timezone',
-      'projects.created_at',
-      'ou.id as owner_id',
-      'ou.email as owner_email',
-      eb.selectFrom('cameras').select((e) => e.fn.countAll<number>().as('n')).whereRef('cameras.project_id', '=', 'projects.id').as('camera_count'),
-    ]);
-}
+export type ProjectColumns = Pick<ProjectsTable, (typeof projectColumns)[number]>;
 
-export async function projectsByIds(db: Db, ids: string[]): Promise<ProjectRow[]> {
+/** The given projects, by name then exid. */
+export async function projectRowsByIds(db: PlatformDb, ids: readonly string[]): Promise<ProjectColumns[]> {
   if (ids.length === 0) return [];
-  const rows = await baseQuery(db).where('projects.id', 'in', ids).orderBy('projects.name').orderBy('projects.exid').execute();
-  return rows.map((r) => ({ ...r, camera_count: Number(r.camera_count ?? 0) }));
+  return db.kysely.selectFrom('projects').select(projectColumns).where('id', 'in', [...ids]).orderBy('name').orderBy('exid').execute();
 }
 
-export async function projectById(db: Db, id: string): Promise<ProjectRow | undefined> {
-  const r = await baseQuery(db).where('projects.id', '=', id).executeTakeFirst();
-  return r && { ...r, camera_count: Number(r.camera_count ?? 0) };
-}
+export const exidTaken = async (db: PlatformDb, exid: string) => !!(await db.kysely.selectFrom('projects').select('id').where('exid', '=', exid).executeTakeFirst());
 
-export const exidTaken = async (db: Db, exid: string) => !!(await db.kysely.selectFrom('projects').select('id').where('exid', '=', exid).executeTakeFirst());
-
-export async function insertProject(db: Db, p: { id: string; exid: string; name: string; status: string; timezone: string; ownerId: string; now: string }): Promise<void> {
-  await db.kysely.transaction().execute(async (trx) => {
-    await trx.insertInto('projects').values({ id: p.id, exid: p.exid, name: p.name, status: p.status, timezone: p.timezone, created_at: p.now, updated_at: p.now }).execute();
-    await trx.insertInto('project_members').values({ project_id: p.id, user_id: p.ownerId, role: 'owner' satisfies Role, created_at: p.now }).execute();
+export async function insertProject(db: PlatformDb, p: { id: string; exid: string; name: string; status: ProjectsTable['status']; timezone: string; ownerId: string; now: string }): Promise<void> {
+  await inTransaction(db, async (tx) => {
+    await tx.kysely.insertInto('projects').values({ id: p.id, exid: p.exid, name: p.name, status: p.status, timezone: p.timezone, created_at: p.now, updated_at: p.now }).execute();
+    await insertMember(tx, { project_id: p.id, user_id: p.ownerId, role: 'owner' satisfies Role, created_at: p.now });
   });
 }
 
-export const contactsOf = (db: Db, projectId: string) =>
-  db.kysely
-    .selectFrom('project_members')
-    .innerJoin('users', 'users.id', 'project_members.user_id')
-    .select(['users.id', 'users.email', 'users.firstname', 'users.lastname', 'project_members.role'])
-    .where('project_members.project_id', '=', projectId)
-    .orderBy('users.lastname')
-    .orderBy('users.email')
-    .execute();
+/** The project's members with their names and e-mails, by last name then e-mail. */
+export async function contactsOf(db: PlatformDb, projectId: string) {
+  const members = await membersOf(db, projectId);
+  const roles = new Map(members.map((m) => [m.user_id, m.role]));
+  const people = await profilesOf(db, [...roles.keys()], 'name');
+  return [...people.values()].map((u) => ({ ...u, role: roles.get(u.id)! }));
+}
 
-export const cameraRefsOf = (db: Db, projectId: string) =>
-  db.kysely.selectFrom('cameras').select(['exid', 'name', 'status']).where('project_id', '=', projectId).orderBy('name').orderBy('exid').execute();
+/** A project's id and exid, by exid. */
+export const projectRefByExid = (db: PlatformDb, exid: string) => db.kysely.selectFrom('projects').select(['id', 'exid']).where('exid', '=', exid).executeTakeFirst();
+
+/** A project's id and exid, by id. */
+export const projectRefById = (db: PlatformDb, id: string) => db.kysely.selectFrom('projects').select(['id', 'exid']).where('id', '=', id).executeTakeFirst();
+
+/** The projects among the given exids, with their ids. */
+export async function projectRefsByExids(db: PlatformDb, exids: readonly string[]): Promise<{ id: string; exid: string }[]> {
+  if (exids.length === 0) return [];
+  return db.kysely.selectFrom('projects').select(['id', 'exid']).where('exid', 'in', [...exids]).execute();
+}
+
+export const projectRowById = (db: PlatformDb, id: string) => db.kysely.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** The project; throws when there is none (callers that have already found it). */
+export const projectRowByIdOrThrow = (db: PlatformDb, id: string) => db.kysely.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
+export const projectRowByExid = (db: PlatformDb, exid: string) => db.kysely.selectFrom('projects').selectAll().where('exid', '=', exid).executeTakeFirst();
+
+/** Exids and names of the given projects, by id, in name (then exid) order. */
+export async function projectNamesOf(db: PlatformDb, ids: readonly string[]): Promise<Map<string, { id: string; exid: string; name: string }>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.kysely.selectFrom('projects').select(['id', 'exid', 'name']).where('id', 'in', [...new Set(ids)]).orderBy('name').orderBy('exid').execute();
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+/** Exids of the given projects, by id, in exid order. */
+export async function projectExidsOf(db: PlatformDb, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.kysely.selectFrom('projects').select(['id', 'exid']).where('id', 'in', [...new Set(ids)]).orderBy('exid').execute();
+  return new Map(rows.map((r) => [r.id, r.exid]));
+}
+
+export const updateProject = (db: PlatformDb, id: string, set: Partial<ProjectsTable>) => db.kysely.updateTable('projects').set(set).where('id', '=', id).execute();
+
+/** Deletes the project; its rows in other tables go with it (foreign keys cascade). */
+export const deleteProject = (db: PlatformDb, id: string) => db.kysely.deleteFrom('projects').where('id', '=', id).execute();
+
+export async function projectCount(db: PlatformDb): Promise<number> {
+  const { n } = await db.kysely.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(n);
+}
+
+export interface ProjectSearch {
+  q?: string;
+  /** Only these projects (an empty list finds none). */
+  ids?: readonly string[];
+  page: number;
+  pageSize: number;
+}
+
+/** One page of projects (by name, then exid) matching an administrator's search, and how many match in all. */
+export async function searchProjects(db: PlatformDb, s: ProjectSearch): Promise<{ total: number; rows: ProjectColumns[] }> {
+  if (s.ids?.length === 0) return { total: 0, rows: [] };
+  let query = db.kysely.selectFrom('projects');
+  if (s.q) {
+    const text = s.q;
+    query = query.where((eb) => eb.or([contains('name', text), contains('exid', text)]));
+  }
+  if (s.ids) query = query.where('id', 'in', [...s.ids]);
+  const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await query.select(projectColumns).orderBy('name').orderBy('exid').limit(s.pageSize).offset(pageOffset(s.page, s.pageSize)).execute();
+  return { total: Number(total), rows };
+}

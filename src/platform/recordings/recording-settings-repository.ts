@@ -1,12 +1,14 @@
 // Queries behind cloud recording settings: one camera's row, saving it, and the cameras the recorder
-// loop and retention job work on (joined with what connecting to the camera needs).
-import type { Db } from '../../lib/db/index.js';
-import type { CameraRecordingSettingsTable, CamerasTable } from '../../lib/db/schema.js';
+// loop and retention job work on (with what connecting to the camera needs, from the cameras' repository).
+import type { PlatformDb } from '../db/database.js';
+import type { CameraRecordingSettingsTable } from './recordings-tables.js';
+import type { CamerasTable } from '../cameras/cameras-tables.js';
+import { connectionsOf } from '../cameras/cameras-repository.js';
 
-export const settingsOf = (db: Db, cameraId: string): Promise<CameraRecordingSettingsTable | undefined> =>
+export const settingsOf = (db: PlatformDb, cameraId: string): Promise<CameraRecordingSettingsTable | undefined> =>
   db.kysely.selectFrom('camera_recording_settings').selectAll().where('camera_id', '=', cameraId).executeTakeFirst();
 
-export async function saveSettings(db: Db, row: CameraRecordingSettingsTable): Promise<void> {
+export async function saveSettings(db: PlatformDb, row: CameraRecordingSettingsTable): Promise<void> {
   const { camera_id: _id, ...set } = row;
   await db.kysely
     .insertInto('camera_recording_settings')
@@ -20,14 +22,16 @@ export type RecordingCameraRow = Pick<CamerasTable, 'id' | 'exid' | 'kind' | 'na
   Pick<CameraRecordingSettingsTable, 'frequency' | 'schedule'>;
 
 /** Cameras whose recording status is `on` (schedules are applied by the loop). */
-export const recordingCameras = (db: Db): Promise<RecordingCameraRow[]> =>
-  db.kysely
-    .selectFrom('camera_recording_settings as s')
-    .innerJoin('cameras as c', 'c.id', 's.camera_id')
-    .select(['c.id', 'c.exid', 'c.kind', 'c.name', 'c.timezone', 'c.connection', 'c.sim_state', 's.frequency', 's.schedule'])
-    .where('s.status', '=', 'on')
-    .execute();
+export async function recordingCameras(db: PlatformDb): Promise<RecordingCameraRow[]> {
+  const settings = await db.kysely.selectFrom('camera_recording_settings').select(['camera_id', 'frequency', 'schedule']).where('status', '=', 'on').execute();
+  const byCamera = new Map(settings.map((s) => [s.camera_id, s]));
+  const cameras = await connectionsOf(db, [...byCamera.keys()]);
+  return cameras.map((c) => {
+    const s = byCamera.get(c.id)!;
+    return { ...c, frequency: s.frequency, schedule: s.schedule };
+  });
+}
 
 /** Cameras with a limited storage duration (in days), whatever their recording status. */
-export const camerasWithRetention = (db: Db): Promise<{ camera_id: string; storage_duration: number }[]> =>
+export const camerasWithRetention = (db: PlatformDb): Promise<{ camera_id: string; storage_duration: number }[]> =>
   db.kysely.selectFrom('camera_recording_settings').select(['camera_id', 'storage_duration']).where('storage_duration', '>', 0).execute();

@@ -1,4 +1,4 @@
-// Administration (issue 7): the audit log, disabled accounts, impersonated sessions, and the state of
+// Administration (docs/admin.md): the audit log, disabled accounts, impersonated sessions, and the state of
 // sign-ins through external OpenID Connect providers (pending logins and linked identities).
 import type { Kysely } from 'kysely';
 

@@ -1,7 +1,8 @@
 // One set of migrations for SQLite and PostgreSQL: up on an empty database, down on seeded data, up again.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { migrateDownAll, migrateToLatest, PLATFORM_MIGRATIONS } from '../../../src/lib/db/migrate.js';
+import { migrateDownAll, migrateToLatest } from '../../../src/lib/db/migrate.js';
+import { PLATFORM_MIGRATIONS } from '../../../src/platform/db/platform-migrations.js';
 import { createUser } from '../../../src/platform/users/create-user.js';
 import { createTestDb, testDialect, type TestDb } from '../../helpers/db.js';
 
@@ -23,9 +24,9 @@ async function tableNames(): Promise<string[]> {
 
 describe(`migrations on ${testDialect()}`, () => {
   it('apply every migration, in order, once', async () => {
-    const applied = await migrateToLatest(t.db);
+    const applied = await migrateToLatest(t.db, PLATFORM_MIGRATIONS);
     expect(applied).toEqual(Object.keys(PLATFORM_MIGRATIONS));
-    expect(await migrateToLatest(t.db)).toEqual([]);
+    expect(await migrateToLatest(t.db, PLATFORM_MIGRATIONS)).toEqual([]);
     expect(await tableNames()).toEqual(
       expect.arrayContaining(['users', 'sessions', 'projects', 'project_members', 'cameras', 'api_keys', 'api_key_projects', 'notifications']),
     );
@@ -40,10 +41,10 @@ describe(`migrations on ${testDialect()}`, () => {
   });
 
   it('roll back to nothing on seeded data, and come back up', async () => {
-    const down = await migrateDownAll(t.db);
+    const down = await migrateDownAll(t.db, PLATFORM_MIGRATIONS);
     expect(down.length).toBe(Object.keys(PLATFORM_MIGRATIONS).length);
     expect(await tableNames()).toEqual([]);
-    await migrateToLatest(t.db);
+    await migrateToLatest(t.db, PLATFORM_MIGRATIONS);
     const { count } = (await sql<{ count: number }>`select count(*) as count from users`.execute(t.db.kysely)).rows[0]!;
     expect(Number(count)).toBe(0);
   });
