@@ -27,11 +27,14 @@ import sharp from 'sharp';
 import { Client as UndiciClient } from 'undici';
 import type { FastifyInstance } from 'fastify';
 import { platformConfig } from '../src/lib/config.js';
-import { openDb, type Db } from '../src/lib/db/index.js';
+import { openDb } from '../src/lib/db/index.js';
 import { migrateToLatest } from '../src/lib/db/migrate.js';
+import type { PlatformDatabase, PlatformDb } from '../src/platform/db/database.js';
+import { PLATFORM_MIGRATIONS } from '../src/platform/db/platform-migrations.js';
 import { buildPlatformApp } from '../src/platform/app.js';
 import { createUser } from '../src/platform/users/create-user.js';
 import { BUCKET_MS, snapshotKey } from '../src/platform/recordings/snapshot-index.js';
+import { servicesOf } from '../src/platform/plugins/feature.js';
 
 const ROWS = Number(process.env.BENCH_SNAPSHOT_ROWS ?? 5_000_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 5000);
@@ -48,9 +51,9 @@ const NO_LOOP = { OVERLOOK_RECORDING_LOOP: '0' };
 
 // ---------------------------------------------------------------------------------------------------
 /** Config and database of a bench platform: SQLite in the data dir, or that PostgreSQL schema; no recording loop. */
-function benchPlatform(dataDir: string, pgSchema?: string, env: NodeJS.ProcessEnv = {}): { config: ReturnType<typeof platformConfig>; db: Db } {
+function benchPlatform(dataDir: string, pgSchema?: string, env: NodeJS.ProcessEnv = {}): { config: ReturnType<typeof platformConfig>; db: PlatformDb } {
   const config = { ...platformConfig({ dataDir }, { ...env, ...NO_LOOP, DATABASE_URL: '' }), databaseUrl: pgSchema ? PG_URL : undefined };
-  const db = pgSchema ? openDb({ databaseUrl: PG_URL, pgSchema, poolSize: 4 }) : openDb({ sqliteFile: join(dataDir, 'overlook.sqlite') });
+  const db = pgSchema ? openDb<PlatformDatabase>({ databaseUrl: PG_URL, pgSchema, poolSize: 4 }) : openDb<PlatformDatabase>({ sqliteFile: join(dataDir, 'overlook.sqlite') });
   return { config, db };
 }
 
@@ -61,7 +64,7 @@ interface World {
   keyHeaders: Record<string, string>;
 }
 
-async function makeWorld(app: FastifyInstance, db: Db): Promise<World> {
+async function makeWorld(app: FastifyInstance, db: PlatformDb): Promise<World> {
   const email = `bench-${randomBytes(4).toString('hex')}@example.com`;
   const password = 'bench-password-1';
   await createUser(db, { email, password, firstname: 'Bench', lastname: 'User' });
@@ -80,7 +83,7 @@ async function makeWorld(app: FastifyInstance, db: Db): Promise<World> {
     { name: 'bench', expires_at: new Date(Date.now() + 86_400_000).toISOString(), projects: [project.exid], scopes: ['camera:recordings'] },
     auth,
   );
-  const cameraId = (await app.platform.cameras.row(camera.exid)).id;
+  const cameraId = (await servicesOf(app).cameras.row(camera.exid)).id;
   return { app, cameraId, exid: camera.exid, keyHeaders: { 'x-access-key': key.key } };
 }
 
@@ -204,7 +207,7 @@ async function benchQueries(dialect: 'sqlite' | 'postgres'): Promise<Record<stri
   const { config, db } = benchPlatform(dataDir, dialect === 'postgres' ? schema : undefined);
   let app: FastifyInstance | undefined;
   try {
-    await migrateToLatest(db);
+    await migrateToLatest(db, PLATFORM_MIGRATIONS);
     app = await buildPlatformApp({ config, db, logger: false });
     await app.ready();
     const w = await makeWorld(app, db);
@@ -217,7 +220,7 @@ async function benchQueries(dialect: 'sqlite' | 'postgres'): Promise<Record<stri
     const loadSeconds = (performance.now() - t0) / 1000;
     process.stderr.write(`[${dialect}] loaded in ${loadSeconds.toFixed(1)} s\n`);
 
-    const reader = app.platform.snapshotReader;
+    const reader = servicesOf(app).snapshotReader;
     const spanMs = ROWS * 1000;
     const probes = Array.from({ length: SAMPLES }, () => new Date(START_MS - 60_000 + randInt(spanMs + 120_000) + 0.25).toISOString());
     // Store a real JPEG under every frame `nearest` and `latest` will answer with (their keys only).
@@ -225,7 +228,7 @@ async function benchQueries(dialect: 'sqlite' | 'postgres'): Promise<Record<stri
     const nearestKeys = new Set<string>();
     const serviceNearest = await timeEach(probes, async (p) => nearestKeys.add((await reader.nearest(w.exid, p)).objectKey));
     nearestKeys.add((await reader.latest(w.exid)).objectKey);
-    for (const key of nearestKeys) await app.platform.storage.put(key, jpeg, 'image/jpeg');
+    for (const key of nearestKeys) await servicesOf(app).storage.put(key, jpeg, 'image/jpeg');
 
     const endDate = new Date(START_MS + spanMs);
     const months: [number, number][] = [];
@@ -354,7 +357,7 @@ async function benchServing(): Promise<Record<string, number | string>> {
   try {
     // Set up in-process (user, project, camera, key, one stored frame), then serve from child processes.
     const { config, db } = benchPlatform(dataDir);
-    await migrateToLatest(db);
+    await migrateToLatest(db, PLATFORM_MIGRATIONS);
     const app = await buildPlatformApp({ config, db, logger: false });
     await app.ready();
     const w = await makeWorld(app, db);
@@ -364,8 +367,8 @@ async function benchServing(): Promise<Record<string, number | string>> {
       .toBuffer();
     const takenAt = new Date('2026-11-23T10:15:00.250Z');
     const key = snapshotKey(w.cameraId, takenAt);
-    await app.platform.storage.put(key, jpeg, 'image/jpeg');
-    await app.platform.snapshotIndex.add({ cameraId: w.cameraId, takenAt, objectKey: key, size: jpeg.length, source: 'schedule' });
+    await servicesOf(app).storage.put(key, jpeg, 'image/jpeg');
+    await servicesOf(app).snapshotIndex.add({ cameraId: w.cameraId, takenAt, objectKey: key, size: jpeg.length, source: 'schedule' });
     await app.close();
     await db.close();
 
@@ -444,7 +447,12 @@ async function main(): Promise<void> {
     console.log('\n(a) recordings queries, latency in ms (service = SnapshotReader; inject = whole HTTP stack in-process, API key; http = real HTTP to a server process)');
     // One row per measure, one column per database.
     const table: Record<string, Record<string, number | string>> = {};
-    for (const r of rows) for (const [k, v] of Object.entries(r)) if (k !== 'database') (table[k] ??= {})[String(r.database)] = v;
+    for (const r of rows)
+      for (const [k, v] of Object.entries(r)) {
+        if (k === 'database') continue;
+        table[k] ??= {};
+        table[k][String(r.database)] = v;
+      }
     console.table(table);
     results.queries = rows;
   }

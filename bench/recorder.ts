@@ -27,7 +27,9 @@ const PARTS = (process.env.BENCH_RECORDER_PARTS ?? 'serving,export,load').split(
 const exec = promisify(execFile);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const children: ChildProcess[] = [];
-process.on('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGKILL')));
+process.on('exit', () => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+});
 
 function startLine(cmd: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Promise<{ proc: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
@@ -43,7 +45,12 @@ function startLine(cmd: string[], env: NodeJS.ProcessEnv, pattern: RegExp): Prom
   });
 }
 
-const stop = (p: ChildProcess) => new Promise<void>((r) => (p.exitCode !== null ? r() : (p.once('exit', () => r()), p.kill('SIGTERM'))));
+const stop = (p: ChildProcess) =>
+  new Promise<void>((r) => {
+    if (p.exitCode !== null) return r();
+    p.once('exit', () => r());
+    p.kill('SIGTERM');
+  });
 
 async function recorder(dataDir: string, env: Record<string, string> = {}) {
   const full = { ...process.env, OVERLOOK_LOG_LEVEL: 'warn', ...env };

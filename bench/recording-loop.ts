@@ -15,6 +15,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { platformConfig } from '../src/lib/config.js';
 import { openDb } from '../src/lib/db/index.js';
 import { migrateToLatest } from '../src/lib/db/migrate.js';
+import type { PlatformDatabase } from '../src/platform/db/database.js';
+import { PLATFORM_MIGRATIONS } from '../src/platform/db/platform-migrations.js';
 import { newId } from '../src/lib/ids.js';
 import { buildPlatformApp } from '../src/platform/app.js';
 import { createUser } from '../src/platform/users/create-user.js';
@@ -23,6 +25,7 @@ import { SnapshotWriter } from '../src/platform/recordings/capture.js';
 import { RecorderLoop, type CaptureEvent } from '../src/platform/recordings/recorder-loop.js';
 import { RetentionJob } from '../src/platform/recordings/retention.js';
 import { FsObjectStore } from '../src/platform/storage/fs-object-store.js';
+import { servicesOf } from '../src/platform/plugins/feature.js';
 
 const SECOND_WINDOW_S = Number(process.env.BENCH_SECOND_WINDOW_S ?? 15);
 const MINUTE_WINDOW_S = Number(process.env.BENCH_MINUTE_WINDOW_S ?? 60);
@@ -58,11 +61,11 @@ async function main() {
   const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
   const env = { OVERLOOK_RECORDING_LOOP: '0', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
   const config = platformConfig({ dataDir }, env);
-  const db = openDb(databaseUrl ? { databaseUrl, pgSchema: `bench_${process.pid}` } : { sqliteFile: join(dataDir, 'overlook.sqlite') });
-  await migrateToLatest(db);
+  const db = openDb<PlatformDatabase>(databaseUrl ? { databaseUrl, pgSchema: `bench_${process.pid}` } : { sqliteFile: join(dataDir, 'overlook.sqlite') });
+  await migrateToLatest(db, PLATFORM_MIGRATIONS);
   const app = await buildPlatformApp({ config, db, logger: false });
   await app.ready();
-  const p = app.platform;
+  const p = servicesOf(app);
   const cameraIds: string[] = [];
   try {
     const user = await createUser(db, { email: 'bench@example.com', password: 'bench-password-1', firstname: 'Bench', lastname: 'Mark' });
@@ -74,7 +77,7 @@ async function main() {
       while (cameraIds.length < n) {
         const batch = Array.from({ length: Math.min(500, n - cameraIds.length) }, (_, i) => {
           const k = cameraIds.length + i;
-          return { id: newId(), exid: `bench-${String(k).padStart(5, '0')}`, project_id: projectId, name: `Bench camera ${k}`, kind: 'simulated', status: 'online', timezone: 'UTC', lat: null, lng: null, is_public: 0, connection: '{}', sim_state: '{}', last_online_at: null, last_checked_at: null, created_at: now, updated_at: now };
+          return { id: newId(), exid: `bench-${String(k).padStart(5, '0')}`, project_id: projectId, name: `Bench camera ${k}`, kind: 'simulated' as const, status: 'online' as const, timezone: 'UTC', lat: null, lng: null, is_public: 0, connection: '{}', sim_state: '{}', last_online_at: null, last_checked_at: null, created_at: now, updated_at: now };
         });
         await db.kysely.insertInto('cameras').values(batch).execute();
         cameraIds.push(...batch.map((b) => b.id));
@@ -97,9 +100,9 @@ async function main() {
       }
       const events: CaptureEvent[] = [];
       const storage = new FsObjectStore(join(dataDir, 'objects'));
-      const writer = new SnapshotWriter(() => storage, () => p.snapshotIndex);
+      const writer = new SnapshotWriter(storage, p.snapshotIndex);
       const loop = new RecorderLoop(
-        { db, connections: p.connections, writer, retention: new RetentionJob(db, () => storage, () => p.snapshotIndex) },
+        { db, connections: p.connections, writer, retention: new RetentionJob(db, storage, p.snapshotIndex) },
         { concurrency: config.recordingConcurrency, onCapture: (e) => events.push(e) },
       );
       const intervalMs = 60_000 / perMinute;

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// The `overlook` command (contract §1). Each service registers its own commands.
+// The `overlook` command (README.md). Each service registers its own commands.
 import { Command } from 'commander';
-import { registerPlatformCommands } from './platform/cli.js';
+import { registerPlatformCommands } from './cli/platform-commands.js';
 import { registerRecorderCommands } from './recorder/cli.js';
 import { registerJwtServiceCommand } from './lib/services/serve-command.js';
 import { buildAiApp } from './ai/app.js';

@@ -1,6 +1,6 @@
-// The AI API (`overlook ai`, 127.0.0.1:3200). Seed §5.2: it takes the platform JWT as
-// `Authorization: Bearer` or `x-api-key`, and refuses API keys. The seed names no AI operation,
-// so it offers only who the caller is (`GET /me`) until one is specified.
+// The AI API (`overlook ai`, 127.0.0.1:3200). It takes the platform JWT as `Authorization: Bearer`
+// or `x-api-key`, and refuses API keys (docs/access-model.md). No AI operation is specified yet,
+// so it offers only who the caller is (`GET /me`) until one is.
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildJwtServiceApp } from '../lib/services/jwt-service-app.js';
 

@@ -1,6 +1,7 @@
 // `overlook up` runs the main API's companions in the same process: the MCP server, the AI API and the
-// Labs API, each on its own port (contract §1), all pointed at the main API that `up` started.
-import { resolveAddress } from '../lib/config.js';
+// Labs API, each on its own port (README.md), all pointed at the main API that `up` started.
+import { companionConfig, processEnv, type Env } from '../lib/config.js';
+import { loggerOptions } from '../lib/logger.js';
 import { buildAiApp } from '../ai/app.js';
 import { buildLabsApp } from '../labs/app.js';
 import { startMcp } from '../mcp/command.js';
@@ -12,12 +13,14 @@ export interface Companions {
   close(): Promise<void>;
 }
 
-export async function startCompanions(apiUrl: string, flags: { host?: string }, env = process.env): Promise<Companions> {
+export async function startCompanions(apiUrl: string, flags: { host?: string }, env: Env = processEnv()): Promise<Companions> {
   const mcp = await startMcp({ host: flags.host, apiUrl }, env);
-  const ai = await buildAiApp({ apiUrl });
-  const aiUrl = await ai.listen(resolveAddress('ai', { host: flags.host }, env));
-  const labs = await buildLabsApp({ apiUrl });
-  const labsUrl = await labs.listen(resolveAddress('labs', { host: flags.host }, env));
+  const aiConfig = companionConfig('ai', { host: flags.host }, env);
+  const ai = await buildAiApp({ apiUrl, logger: loggerOptions(aiConfig.logLevel) });
+  const aiUrl = await ai.listen(aiConfig.address);
+  const labsConfig = companionConfig('labs', { host: flags.host }, env);
+  const labs = await buildLabsApp({ apiUrl, logger: loggerOptions(labsConfig.logLevel) });
+  const labsUrl = await labs.listen(labsConfig.address);
   return {
     mcp: { url: mcp.url, resourceUrl: mcp.resourceUrl },
     ai: aiUrl,

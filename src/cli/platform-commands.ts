@@ -1,13 +1,17 @@
-// Platform commands: serve, up, migrate, users create (contract §1).
+// Platform commands: serve, up, migrate, users create (README.md).
 import type { Command } from 'commander';
 import { platformConfig } from '../lib/config.js';
 import { openDb, platformDbOptions } from '../lib/db/index.js';
 import { migrateToLatest } from '../lib/db/migrate.js';
+import type { PlatformDatabase } from '../platform/db/database.js';
+import { PLATFORM_MIGRATIONS } from '../platform/db/platform-migrations.js';
 import { ApiError } from '../lib/errors.js';
-import { closeOnSignals, startPlatform } from './server.js';
-import { createUser } from './users/create-user.js';
-import { seedDemoData } from './demo/seed.js';
+import { closeOnSignals } from '../lib/process/close-on-signals.js';
+import { startPlatform } from '../platform/server.js';
+import { createUser } from '../platform/users/create-user.js';
+import { seedDemoData } from '../platform/demo/seed.js';
 import { startCompanions } from './companions.js';
+import { servicesOf } from '../platform/plugins/feature.js';
 
 const serveOptions = (cmd: Command) =>
   cmd
@@ -27,7 +31,7 @@ export function registerPlatformCommands(program: Command): void {
     // The other services listen on their own ports (OVERLOOK_MCP_PORT, OVERLOOK_AI_PORT, OVERLOOK_LABS_PORT)
     // and reach this main API at the address it really listens on; --port moves the main API only.
     const others = await startCompanions(running.url, { host: opts.host });
-    const demo = await seedDemoData(running.app.platform);
+    const demo = await seedDemoData(servicesOf(running.app));
     if (demo) {
       process.stdout.write(
         `overlook: demo data created\n  sign in as ${demo.email} / ${demo.password}\n  projects: ${demo.projects.join(', ')}\n  cameras: ${demo.cameras.join(', ')}\n`,
@@ -51,9 +55,9 @@ export function registerPlatformCommands(program: Command): void {
     .option('--data-dir <dir>', 'data directory (default ./data)')
     .action(async (opts) => {
       const config = platformConfig(opts);
-      const db = openDb(platformDbOptions(config));
+      const db = openDb<PlatformDatabase>(platformDbOptions(config));
       try {
-        const applied = await migrateToLatest(db);
+        const applied = await migrateToLatest(db, PLATFORM_MIGRATIONS);
         process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
       } finally {
         await db.close();
@@ -72,9 +76,9 @@ export function registerPlatformCommands(program: Command): void {
     .option('--data-dir <dir>', 'data directory (default ./data)')
     .action(async (opts) => {
       const config = platformConfig(opts);
-      const db = openDb(platformDbOptions(config));
+      const db = openDb<PlatformDatabase>(platformDbOptions(config));
       try {
-        await migrateToLatest(db);
+        await migrateToLatest(db, PLATFORM_MIGRATIONS);
         const user = await createUser(db, { email: opts.email, password: opts.password, firstname: opts.firstName, lastname: opts.lastName, isAdmin: opts.admin });
         process.stdout.write(`${JSON.stringify(user)}\n`);
       } catch (err) {

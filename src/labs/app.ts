@@ -1,5 +1,5 @@
-// The Labs API (`overlook labs`, 127.0.0.1:3300). Seed §5.2: only `Authorization: Bearer <JWT>`;
-// `x-api-key` and API keys are refused. The seed names no Labs operation, so it offers only `GET /me`.
+// The Labs API (`overlook labs`, 127.0.0.1:3300). Only `Authorization: Bearer <JWT>`; `x-api-key` and
+// API keys are refused (docs/access-model.md). No Labs operation is specified yet, so it offers only `GET /me`.
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildJwtServiceApp } from '../lib/services/jwt-service-app.js';
 

@@ -1,4 +1,4 @@
-// One list of error codes, one code-to-status map, one error body (contract §2).
+// One list of error codes, one code-to-status map, one error body (docs/access-model.md, wire conventions).
 // Handlers and services throw ApiError; the error handler in `http/error-handler.ts` writes it.
 
 export const ERROR_STATUS = {

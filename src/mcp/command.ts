@@ -1,22 +1,23 @@
-// `overlook mcp`: the MCP server, with the flags every serving command takes (contract §1) and
+// `overlook mcp`: the MCP server, with the flags every serving command takes (README.md) and
 // --api-url for the main API it acts through and trusts as authorization server.
 import type { Command } from 'commander';
 import type { FastifyInstance } from 'fastify';
-import { resolveAddress, resolveDataDir, type ServeFlags } from '../lib/config.js';
+import { mcpConfig, processEnv, resolveDataDir, type Env, type ServeFlags } from '../lib/config.js';
+import { loggerOptions } from '../lib/logger.js';
 import { withCompanionFlags } from '../lib/services/serve-command.js';
-import { closeOnSignals } from '../platform/server.js';
+import { closeOnSignals } from '../lib/process/close-on-signals.js';
 import { buildMcpApp } from './app.js';
 
 const hostForUrl = (host: string) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
 
 /** Starts the MCP server; its resource URL is OVERLOOK_MCP_URL, or where it really listens plus /mcp. */
-export async function startMcp(flags: ServeFlags & { apiUrl: string }, env = process.env): Promise<{ app: FastifyInstance; url: string; resourceUrl: string }> {
-  const address = resolveAddress('mcp', flags, env);
+export async function startMcp(flags: ServeFlags & { apiUrl: string }, env: Env = processEnv()): Promise<{ app: FastifyInstance; url: string; resourceUrl: string }> {
+  const { address, logLevel, resourceUrl } = mcpConfig(flags, env);
   const apiUrl = new URL(flags.apiUrl).toString().replace(/\/+$/, '');
-  const app = await buildMcpApp({ apiUrl, resourceUrl: env.OVERLOOK_MCP_URL || undefined });
+  const app = await buildMcpApp({ apiUrl, resourceUrl, logger: loggerOptions(logLevel) });
   const url = await app.listen({ host: address.host, port: address.port });
   const { port } = app.server.address() as { port: number };
-  return { app, url, resourceUrl: env.OVERLOOK_MCP_URL || `http://${hostForUrl(address.host)}:${port}/mcp` };
+  return { app, url, resourceUrl: resourceUrl ?? `http://${hostForUrl(address.host)}:${port}/mcp` };
 }
 
 export function registerMcpCommand(program: Command): void {

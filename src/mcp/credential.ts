@@ -1,4 +1,4 @@
-// Who is calling the MCP server, resolved on every request (seed §5.2 rule 3, contract §8):
+// Who is calling the MCP server, resolved on every request (docs/oauth-mcp.md, docs/access-model.md):
 // `Authorization: Bearer` with either an OAuth access token issued for this server by the main API's
 // authorization server (signature against its JWKS, issuer, audience = this server's resource URL,
 // then the person and the grant confirmed live at the main API), or a platform JWT (checked as AI and

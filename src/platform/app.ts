@@ -1,12 +1,37 @@
 // Builds the main API as a Fastify app. `server.ts` only starts it; tests build the very same app.
-// Order: framework plugins (errors, OpenAPI), then services and the access layer, then routes.
+// Order (docs/architecture.md): infrastructure, then each feature's services in dependency order
+// (each plugin names what it needs and Fastify checks the names), then the access layer, which must
+// see every route, then OpenAPI, then the routes, in the order the OpenAPI document lists them.
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { PlatformConfig } from '../lib/config.js';
-import type { Db } from '../lib/db/index.js';
-import { loadJwtSigner, type JwtSigner } from '../lib/auth/jwt.js';
+import type { PlatformDb } from './db/database.js';
+import type { JwtSigner } from '../lib/auth/jwt.js';
 import { createBaseApp } from '../lib/http/base-app.js';
-import { accessLayer } from './access/hook.js';
-import { createServices } from './services.js';
+import { infrastructure } from './plugins/infrastructure.js';
+import { auditFeature } from './audit/audit-plugin.js';
+import { lifecycleFeature } from './lifecycle/lifecycle-plugin.js';
+import { notificationsFeature } from './notifications/notifications-plugin.js';
+import { directoryFeature } from './directory/directory-plugin.js';
+import { apiKeysFeature } from './api-keys/api-keys-plugin.js';
+import { oauthFeature } from './oauth/oauth-plugin.js';
+import { authFeature } from './auth/auth-plugin.js';
+import { membersFeature } from './members/members-plugin.js';
+import { projectsFeature } from './projects/projects-plugin.js';
+import { camerasFeature } from './cameras/cameras-plugin.js';
+import { liveViewFeature } from './live-view/live-view-plugin.js';
+import { recordingsFeature } from './recordings/recordings-plugin.js';
+import { anprFeature } from './anpr/anpr-plugin.js';
+import { cameraLifecycleFeature } from './cameras/camera-lifecycle-plugin.js';
+import { projectSettingsFeature } from './projects/project-settings-plugin.js';
+import { adminFeature } from './admin/admin-plugin.js';
+import { weatherFeature } from './weather/weather-plugin.js';
+import { videoWallsFeature } from './video-walls/video-walls-plugin.js';
+import { commentsFeature } from './comments/comments-plugin.js';
+import { bimFeature } from './bim/bim-plugin.js';
+import { mediaHubFeature } from './media-hub/media-hub-plugin.js';
+import { connectorsFeature } from './connectors/connectors-plugin.js';
+import { accessFeature } from './access-layer/access-plugin.js';
+import { explainerFeature } from './api-keys/explainer-plugin.js';
 import { registerOpenApi } from './openapi/plugin.js';
 import { healthRoutes } from './health/routes.js';
 import { authRoutes } from './auth/routes.js';
@@ -15,7 +40,9 @@ import { notificationRoutes } from './notifications/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { cameraRoutes } from './cameras/routes.js';
 import { memberRoutes } from './members/routes.js';
-import { settingsRoutes } from './settings/routes.js';
+import { projectSettingsRoutes } from './projects/project-settings-routes.js';
+import { projectImageRoutes } from './projects/project-image-routes.js';
+import { cameraSettingsRoutes } from './cameras/camera-settings-routes.js';
 import { progressPhotoRoutes } from './progress-photos/routes.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
 import { keyPageRoutes } from './key-page/routes.js';
@@ -29,8 +56,6 @@ import { adminRoutes } from './admin/routes.js';
 import { auditRoutes } from './audit/routes.js';
 import { providerSignInRoutes } from './auth/provider-routes.js';
 import { proxyRoutes } from './proxy/routes.js';
-import { loadOauthKeys } from './oauth/oauth-keys.js';
-import { OauthServer } from './oauth/oauth-server.js';
 import { oauthRoutes } from './oauth/routes.js';
 import { developerAppRoutes } from './developer-apps/routes.js';
 import { connectorRoutes } from './connectors/framework/routes.js';
@@ -42,71 +67,81 @@ import { mediaHubRoutes } from './media-hub/routes.js';
 
 export interface PlatformAppOptions {
   config: PlatformConfig;
-  db: Db;
+  db: PlatformDb;
   signer?: JwtSigner;
   logger?: FastifyServerOptions['logger'];
 }
 
 export type PlatformApp = FastifyInstance;
 
+/** Each feature's services, in an order where every plugin comes after the ones it needs. */
+export const FEATURES = [
+  auditFeature,
+  lifecycleFeature,
+  notificationsFeature,
+  directoryFeature,
+  apiKeysFeature,
+  oauthFeature,
+  authFeature,
+  membersFeature,
+  projectsFeature,
+  camerasFeature,
+  liveViewFeature,
+  recordingsFeature,
+  anprFeature,
+  cameraLifecycleFeature,
+  projectSettingsFeature,
+  adminFeature,
+  weatherFeature,
+  videoWallsFeature,
+  commentsFeature,
+  bimFeature,
+  mediaHubFeature,
+  connectorsFeature,
+];
+
+/** The routes, in the order of the OpenAPI document. */
+export const ROUTES = [
+  healthRoutes,
+  authRoutes,
+  userRoutes,
+  notificationRoutes,
+  projectRoutes,
+  cameraRoutes,
+  memberRoutes,
+  projectSettingsRoutes,
+  projectImageRoutes,
+  cameraSettingsRoutes,
+  progressPhotoRoutes,
+  apiKeyRoutes,
+  keyPageRoutes,
+  ptzRoutes,
+  onvifRoutes,
+  liveViewRoutes,
+  anprRoutes,
+  recordingReadRoutes,
+  recordingWriteRoutes,
+  adminRoutes,
+  auditRoutes,
+  providerSignInRoutes,
+  proxyRoutes,
+  oauthRoutes,
+  developerAppRoutes,
+  connectorRoutes,
+  bimRoutes,
+  weatherRoutes,
+  videoWallRoutes,
+  commentRoutes,
+  mediaHubRoutes,
+];
+
 export async function buildPlatformApp(opts: PlatformAppOptions): Promise<FastifyInstance> {
-  const app = createBaseApp({ logger: opts.logger, bodyLimit: opts.config.bodyLimit, trustProxy: process.env.OVERLOOK_TRUST_PROXY === '1' });
-
-  const signer = opts.signer ?? (await loadJwtSigner({ dataDir: opts.config.dataDir, privateKeyPem: opts.config.jwtPrivateKeyPem }));
-  const services = createServices(opts.config, opts.db, signer, app.log);
-  app.decorate('platform', services);
-  // The OAuth authorization server; its access tokens for the main API are accepted as the person's.
-  const oauth = new OauthServer(opts.config, opts.db, await loadOauthKeys({ dataDir: opts.config.dataDir, json: opts.config.oauthKeysJson }), app.log);
-  app.decorate('oauth', oauth);
-  services.sessions.otherTokens = (token) => oauth.verifyAccessToken(token);
-
-  await app.register(accessLayer(services, services.routes));
+  const app = createBaseApp({ logger: opts.logger, bodyLimit: opts.config.bodyLimit, trustProxy: opts.config.trustProxy });
+  await app.register(infrastructure, { config: opts.config, db: opts.db, signer: opts.signer });
+  for (const feature of FEATURES) await app.register(feature);
+  await app.register(accessFeature);
+  await app.register(explainerFeature);
   await registerOpenApi(app);
-
-  await app.register(healthRoutes);
-  await app.register(authRoutes);
-  await app.register(userRoutes);
-  await app.register(notificationRoutes);
-  await app.register(projectRoutes);
-  await app.register(cameraRoutes);
-  await app.register(memberRoutes);
-  await app.register(settingsRoutes);
-  await app.register(progressPhotoRoutes);
-  await app.register(apiKeyRoutes);
-  await app.register(keyPageRoutes);
-  await app.register(ptzRoutes);
-  await app.register(onvifRoutes);
-  await app.register(liveViewRoutes);
-  await app.register(anprRoutes);
-  await app.register(recordingReadRoutes);
-  await app.register(recordingWriteRoutes);
-  await app.register(adminRoutes);
-  await app.register(auditRoutes);
-  await app.register(providerSignInRoutes);
-  await app.register(proxyRoutes);
-  await app.register(oauthRoutes(oauth));
-  await app.register(developerAppRoutes);
-  await app.register(connectorRoutes);
-  await app.register(bimRoutes);
-  await app.register(weatherRoutes);
-  await app.register(videoWallRoutes);
-  await app.register(commentRoutes);
-  await app.register(mediaHubRoutes);
-
-  // The cloud recorder runs inside the API process, from ready to close (OVERLOOK_RECORDING_LOOP=0: off).
-  if (opts.config.recordingLoop) app.addHook('onReady', async () => services.recorder.start());
-  // Media hub renders run in the API process too (OVERLOOK_MEDIA_JOBS=0: off); stopping aborts ffmpeg.
-  if (opts.config.mediaJobs) app.addHook('onReady', async () => services.mediaJobs.start());
-  app.addHook('onClose', async () => {
-    await services.mediaJobs.stop();
-    await services.recorder.stop();
-    (services.storage as { close?: () => void }).close?.();
-  });
-
-  app.addHook('onClose', async () => {
-    await services.keys.flush();
-    await services.sessions.flush();
-    await services.proxies.pool.close();
-  });
+  for (const routes of ROUTES) await app.register(routes);
   return app;
 }

@@ -1,24 +1,27 @@
 // Starts the main API: open the database, migrate, build the app, listen, and stop cleanly on signals.
 import type { FastifyInstance } from 'fastify';
-import { platformConfig, resolveAddress, type PlatformConfig, type ServeFlags } from '../lib/config.js';
-import { openDb, platformDbOptions, type Db } from '../lib/db/index.js';
+import { platformConfig, processEnv, resolveAddress, type Env, type PlatformConfig, type ServeFlags } from '../lib/config.js';
+import { loggerOptions } from '../lib/logger.js';
+import { openDb, platformDbOptions } from '../lib/db/index.js';
 import { migrateToLatest } from '../lib/db/migrate.js';
+import type { PlatformDatabase, PlatformDb } from './db/database.js';
+import { PLATFORM_MIGRATIONS } from './db/platform-migrations.js';
 import { buildPlatformApp } from './app.js';
 
 export interface RunningPlatform {
   app: FastifyInstance;
-  db: Db;
+  db: PlatformDb;
   config: PlatformConfig;
   url: string;
   close(): Promise<void>;
 }
 
-export async function startPlatform(flags: ServeFlags, env = process.env): Promise<RunningPlatform> {
+export async function startPlatform(flags: ServeFlags, env: Env = processEnv()): Promise<RunningPlatform> {
   const address = resolveAddress('platform', flags, env);
   const config = platformConfig(flags, env, address);
-  const db = openDb(platformDbOptions(config));
-  await migrateToLatest(db);
-  const app = await buildPlatformApp({ config, db });
+  const db = openDb<PlatformDatabase>(platformDbOptions(config));
+  await migrateToLatest(db, PLATFORM_MIGRATIONS);
+  const app = await buildPlatformApp({ config, db, logger: loggerOptions(config.logLevel) });
   await app.listen({ host: address.host, port: address.port });
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : address.port;
@@ -33,20 +36,4 @@ export async function startPlatform(flags: ServeFlags, env = process.env): Promi
       await db.close();
     },
   };
-}
-
-/** Closes everything on SIGINT/SIGTERM, once. */
-export function closeOnSignals(close: () => Promise<void>): void {
-  let closing = false;
-  const stop = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    process.stderr.write(`overlook: ${signal}, shutting down\n`);
-    close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
 }

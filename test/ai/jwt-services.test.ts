@@ -1,4 +1,4 @@
-// The AI and Labs APIs (contract §8): a platform JWT in the headers each accepts, checked against the
+// The AI and Labs APIs (docs/access-model.md, credentials of the other services): a platform JWT in the headers each accepts, checked against the
 // running main API's JWKS and sessions; API keys in any header, the other service's header, garbage
 // and a logged-out session are all 401 with a challenge.
 import type { FastifyInstance } from 'fastify';

@@ -287,7 +287,7 @@ export async function startFakeCamera(opts: FakeCameraOptions): Promise<FakeCame
     );
   }
 
-  function soap(raw: string, res: ServerResponse): void {
+  function soap(raw: string, res: ServerResponse) {
     const send = (status: number, xml: string): void => void res.writeHead(status, { 'content-type': 'application/soap+xml; charset=utf-8' }).end(xml);
     let doc: Xml;
     try {

@@ -233,7 +233,12 @@ export class FakeOAuthProvider {
     for (const r of this.routes) {
       if (r.method !== req.method || r.parts.length !== parts.length) continue;
       const params: Record<string, string> = {};
-      if (!r.parts.every((p, i) => (p.startsWith(':') ? ((params[p.slice(1)] = decodeURIComponent(parts[i]!)), true) : p === parts[i]))) continue;
+      const matches = r.parts.every((p, i) => {
+        if (!p.startsWith(':')) return p === parts[i];
+        params[p.slice(1)] = decodeURIComponent(parts[i]!);
+        return true;
+      });
+      if (!matches) continue;
       if (!r.public) {
         const grant = token ? this.accessTokens.get(token) : undefined;
         if (!grant || grant.expiresAt <= Date.now()) return { status: 401, json: { error: 'invalid_token' } };

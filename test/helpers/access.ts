@@ -58,7 +58,7 @@ const call = (tp: TestPlatform, spec: EndpointSpec, w: AccessWorld, headers: Rec
     ...((other ? spec.otherPayload ?? spec.payload : spec.payload) ? { payload: (other ? spec.otherPayload ?? spec.payload : spec.payload)!(w) as object } : {}),
   });
 
-/** Runs every access rule of contract §6 against one endpoint. */
+/** Runs every access rule of docs/access-model.md against one endpoint. */
 export async function checkEndpointAccess(tp: TestPlatform, spec: EndpointSpec): Promise<void> {
   const w = await makeWorld(tp, spec);
   const label = `${spec.method} ${spec.url(w)}`;

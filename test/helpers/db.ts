@@ -5,13 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDb, type Db } from '../../src/lib/db/index.js';
+import { openDb } from '../../src/lib/db/index.js';
 import { migrateToLatest } from '../../src/lib/db/migrate.js';
+import type { PlatformDatabase, PlatformDb } from '../../src/platform/db/database.js';
+import { PLATFORM_MIGRATIONS } from '../../src/platform/db/platform-migrations.js';
 
 export const testDialect = (): 'sqlite' | 'postgres' => (process.env.OVERLOOK_TEST_DB === 'postgres' ? 'postgres' : 'sqlite');
 
 export interface TestDb {
-  db: Db;
+  db: PlatformDb;
   dataDir: string;
   /** Set when running on PostgreSQL. */
   databaseUrl?: string;
@@ -21,14 +23,14 @@ export interface TestDb {
 
 export async function createTestDb(opts: { migrate?: boolean } = {}): Promise<TestDb> {
   const dataDir = mkdtempSync(join(tmpdir(), 'overlook-test-'));
-  let db: Db;
+  let db: PlatformDb;
   let drop = async () => {};
   let databaseUrl: string | undefined;
   let pgSchema: string | undefined;
   if (testDialect() === 'postgres') {
     databaseUrl = process.env.OVERLOOK_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
     pgSchema = `t_${randomBytes(6).toString('hex')}`;
-    db = openDb({ databaseUrl, pgSchema, poolSize: 4 });
+    db = openDb<PlatformDatabase>({ databaseUrl, pgSchema, poolSize: 4 });
     const url = databaseUrl;
     const schema = pgSchema;
     drop = async () => {
@@ -38,9 +40,9 @@ export async function createTestDb(opts: { migrate?: boolean } = {}): Promise<Te
       await c.end();
     };
   } else {
-    db = openDb({ sqliteFile: join(dataDir, 'overlook.sqlite') });
+    db = openDb<PlatformDatabase>({ sqliteFile: join(dataDir, 'overlook.sqlite') });
   }
-  if (opts.migrate !== false) await migrateToLatest(db);
+  if (opts.migrate !== false) await migrateToLatest(db, PLATFORM_MIGRATIONS);
   return {
     db,
     dataDir,

@@ -10,7 +10,9 @@ import { freePort } from '../helpers/oauth-servers.js';
 const ROOT = join(import.meta.dirname, '..', '..');
 const CLI = ['--import', 'tsx', join(ROOT, 'src', 'cli.ts')];
 const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
 const tempDir = () => {
   const d = mkdtempSync(join(tmpdir(), 'overlook-mcp-cli-'));
   dirs.push(d);

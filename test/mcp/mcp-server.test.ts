@@ -10,6 +10,7 @@ import { snapshotKey } from '../../src/platform/recordings/snapshot-index.js';
 import { obtainTokens, startOauthServers, type OauthServers } from '../helpers/oauth-servers.js';
 import { connectWithBearer } from '../helpers/mcp-client.js';
 import { fakeTemp, startFakeOpenMeteo, type FakeWeather } from '../platform/weather/fake-open-meteo.js';
+import { servicesOf } from '../../src/platform/plugins/feature.js';
 
 let s: OauthServers;
 let weather: FakeWeather;
@@ -89,7 +90,7 @@ describe('credentials', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toContain('error="invalid_token"');
     // A purpose-bound platform token (another audience, same signing key) is no JWT for people either.
-    const media = await s.tp.app.platform.signer.signFor('overlook-media', { sub: person.id }, new Date(Date.now() + 60_000));
+    const media = await servicesOf(s.tp.app).signer.signFor('overlook-media', { sub: person.id }, new Date(Date.now() + 60_000));
     await expect401(await post({ authorization: `Bearer ${media}` }), 'media token');
   });
 });
@@ -122,12 +123,12 @@ describe('tools over recordings and PTZ', () => {
     await s.tp.addMember(owner, project.exid, viewer, 'viewer');
 
     // Two real frames, stored as the recorder would.
-    const { id } = await s.tp.app.platform.cameras.row(cam.exid);
+    const { id } = await servicesOf(s.tp.app).cameras.row(cam.exid);
     for (const [at, colour] of [['2026-11-20T09:00:00.000Z', { r: 200, g: 30, b: 30 }], ['2026-11-20T11:00:00.000Z', { r: 30, g: 30, b: 200 }]] as const) {
       const jpeg = await sharp({ create: { width: 320, height: 180, channels: 3, background: colour } }).jpeg().toBuffer();
       const key = snapshotKey(id, new Date(at));
-      await s.tp.app.platform.storage.put(key, jpeg, 'image/jpeg');
-      await s.tp.app.platform.snapshotIndex.add({ cameraId: id, takenAt: new Date(at), objectKey: key, size: jpeg.length, source: 'schedule', note: null });
+      await servicesOf(s.tp.app).storage.put(key, jpeg, 'image/jpeg');
+      await servicesOf(s.tp.app).snapshotIndex.add({ cameraId: id, takenAt: new Date(at), objectKey: key, size: jpeg.length, source: 'schedule', note: null });
     }
     const meanOf = async (r: CallToolResult) => {
       const img = r.content.find((c) => c.type === 'image') as { data: string; mimeType: string };

@@ -1,4 +1,4 @@
-// No input gets a 5xx (contract §2): malformed JSON, oversized bodies, hostile headers, path tricks.
+// No input gets a 5xx (docs/access-model.md, wire conventions): malformed JSON, oversized bodies, hostile headers, path tricks.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestPlatform, type Person, type TestPlatform } from '../helpers/platform.js';
 

@@ -1,4 +1,4 @@
-// Recorder credentials (contract §8): its own access tokens only, `?token=` on media routes only,
+// Recorder credentials (docs/recorder.md): its own access tokens only, `?token=` on media routes only,
 // logout revokes at once, role user is read-only, every route declares who may call it.
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -112,7 +112,7 @@ describe('route declarations', () => {
     const doc = (await r.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
     const paths = Object.keys(doc.paths);
     expect(paths.every((p) => p.startsWith('/api/'))).toBe(true);
-    // Twenty documented paths (contract §8), the ones ExNVR users know plus what its users asked for.
+    // Twenty documented paths (docs/recorder.md), the ones ExNVR users know plus what its users asked for.
     expect(paths.sort()).toEqual(
       [
         '/api/users/login',

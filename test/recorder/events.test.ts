@@ -71,7 +71,7 @@ describe('webhook tokens', () => {
     }
     // An admin's own access token may post events (for testing an integration by hand).
     expect((await r.app.inject({ method: 'POST', url: `/api/devices/${gate}/events`, headers: admin, payload: { type: 'manual' } })).statusCode).toBe(201);
-    // ... in the header only: `?token=` carries access tokens on media routes alone (contract §8).
+    // ... in the header only: `?token=` carries access tokens on media routes alone (docs/recorder.md).
     expect((await r.app.inject({ method: 'POST', url: `/api/devices/${gate}/events?token=${r.adminToken}`, payload: { type: 'manual' } })).statusCode).toBe(401);
   });
 });

@@ -1,4 +1,4 @@
-// One error handler and one not-found handler for every service: the contract's error body,
+// One error handler and one not-found handler for every service: the error body of docs/access-model.md,
 // framework errors mapped to our codes, and internal detail kept in the logs (a log id goes to the client).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorBody, type ErrorCode } from '../errors.js';

@@ -1,5 +1,5 @@
 // The shape shared by the small services that act for a signed-in person (AI, Labs): a base app whose
-// every route but /health needs a platform JWT in one of the headers the service accepts (seed §5.2).
+// every route but /health needs a platform JWT in one of the headers the service accepts (docs/access-model.md).
 // API keys are refused in any header (401): these services are for people, not for unattended programs.
 import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { Type } from 'typebox';

@@ -1,11 +1,11 @@
-// Turns a request's credential headers into a Principal (contract §6, seed §5.2):
+// Turns a request's credential headers into a Principal (docs/access-model.md, Credentials):
 // `Authorization: Bearer <JWT>` for people, `x-access-key: <key>` for API keys, nothing else.
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
 import { looksLikeApiKey } from '../../lib/auth/api-key-format.js';
 import { ANONYMOUS, type Principal } from '../access/principal.js';
 import type { KeyStore } from '../api-keys/key-store.js';
-import type { SessionStore } from './session-store.js';
+import type { SessionStore } from '../auth/session-store.js';
 
 const BEARER = 'Bearer realm="overlook"';
 const APIKEY = 'ApiKey realm="overlook", header="x-access-key"';

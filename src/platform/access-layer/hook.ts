@@ -1,17 +1,18 @@
 // The one hook that applies the access rules to every route, before the body is parsed or validated
-// (contract §6: a refused request learns nothing about the endpoint). Routes must declare a policy:
+// (docs/access-model.md: a refused request learns nothing about the endpoint). Routes must declare a policy:
 // the app refuses to start when one does not, so nothing is reachable by accident.
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
-import { authenticate } from '../auth/authenticate.js';
+import { authenticate } from './authenticate.js';
 import type { KeyStore } from '../api-keys/key-store.js';
 import type { SessionStore } from '../auth/session-store.js';
-import { decide, type Decision, type ProjectFact, type TokenGrant } from './decide.js';
-import type { AccessDirectory, ProjectRef } from './directory.js';
-import type { AccessPolicy, ProjectSource, Role, TokenKind } from './policy.js';
-import { ANONYMOUS, type Principal } from './principal.js';
-import { isScope } from './scopes.js';
+import { decide, type Decision, type ProjectFact, type TokenGrant } from '../access/decide.js';
+import type { AccessDirectory, ProjectRef } from '../directory/directory.js';
+import type { AccessPolicy, ProjectSource, Role, TokenKind } from '../access/policy.js';
+import { ANONYMOUS, type Principal } from '../access/principal.js';
+import { isScope } from '../access/scopes.js';
+import { policyOf, type RegisteredRoute, type TokenVerifier } from '../access/registered-route.js';
 import { auditContext, type AuditLog } from '../audit/audit-log.js';
 
 declare module 'fastify' {
@@ -32,12 +33,6 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Checks a purpose-bound token on a request (from wherever that kind travels: `?token=`, a header)
- * and answers what it grants, or null. Bound to the path's camera: a token for another camera is null.
- */
-export type TokenVerifier = (req: FastifyRequest) => Promise<TokenGrant | null>;
-
 export interface AccessDeps {
   keys: KeyStore;
   sessions: SessionStore;
@@ -48,15 +43,6 @@ export interface AccessDeps {
   audit?: Pick<AuditLog, 'keyRefused'>;
 }
 
-/** Routes registered so far, with their policies: the source of the scope map. */
-export interface RegisteredRoute {
-  method: string;
-  url: string;
-  options: RouteOptions;
-}
-
-/** A registered route's policy, read at call time (a child context's onRoute hook may have set it). */
-export const policyOf = (r: RegisteredRoute): AccessPolicy | undefined => r.options.config?.access;
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined);
 

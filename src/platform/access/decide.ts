@@ -1,4 +1,4 @@
-// The one decision function of the access layer (contract §6, seed §5.3). Pure: no I/O, no clock.
+// The one decision function of the access layer (docs/access-model.md). Pure: no I/O, no clock.
 // The request hook gathers the facts (principal, route policy, resolved project, acting role) and
 // calls it; the key explainer calls the very same function.
 import type { ErrorCode } from '../../lib/errors.js';

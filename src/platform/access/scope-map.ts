@@ -1,6 +1,6 @@
 // The scope map, derived from the routes' own declarations: what OpenAPI publishes as x-scopes, what
-// docs/access-model.md shows, and what tests hold against the seed. There is no second copy.
-import { policyOf, type RegisteredRoute } from './hook.js';
+// docs/access-model.md shows, and what tests hold against that doc's rules. There is no second copy.
+import { policyOf, type RegisteredRoute } from './registered-route.js';
 import type { AccessPolicy } from './policy.js';
 
 export interface ScopeMapEntry {

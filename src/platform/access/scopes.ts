@@ -1,4 +1,4 @@
-// The scope catalogue (seed §5.4): every scope the key editor offers, with its group and what it opens.
+// The scope catalogue (docs/access-model.md): every scope the key editor offers, with its group and what it opens.
 // A route may only name scopes from here (checked when routes are registered and by a test).
 
 export const SCOPE_CATALOGUE = [

@@ -2,16 +2,18 @@
 // ordinary one marked with the admin (`sessions.impersonator_id`, and the JWT's `act` claim), so it
 // shows in that person's active sessions and in the audit log, and the access layer refuses it what
 // only the owner may do (API keys, password, administration). Short-lived, ended by the admin at will.
-import type { Db } from '../../lib/db/index.js';
+import type { PlatformDb } from '../db/database.js';
 import { toBool } from '../../lib/db/index.js';
 import { ApiError } from '../../lib/errors.js';
 import type { SessionStore } from '../auth/session-store.js';
 import type { AuditContext, AuditLog } from '../audit/audit-log.js';
-import { findUserById, toUserRecord } from '../users/user-record.js';
+import { toUserRecord } from '../users/user-record.js';
+import { emailsOf, findUserById } from '../users/users-repository.js';
+import { liveImpersonations, sessionById } from '../auth/sessions-repository.js';
 
 export class ImpersonationService {
   constructor(
-    private readonly db: Db,
+    private readonly db: PlatformDb,
     private readonly sessions: SessionStore,
     private readonly audit: AuditLog,
     private readonly lifetimeMinutes: number,
@@ -50,20 +52,31 @@ export class ImpersonationService {
   /** Live impersonated sessions, newest first. */
   async list() {
     const now = new Date().toISOString();
-    return this.db.kysely
-      .selectFrom('sessions')
-      .innerJoin('users as u', 'u.id', 'sessions.user_id')
-      .innerJoin('users as a', 'a.id', 'sessions.impersonator_id')
-      .select(['sessions.id as session_id', 'sessions.created_at', 'sessions.expires_at', 'sessions.last_seen_at', 'u.id as user_id', 'u.email as user_email', 'a.id as impersonator_id', 'a.email as impersonator_email'])
-      .where('sessions.revoked_at', 'is', null)
-      .where('sessions.expires_at', '>', now)
-      .orderBy('sessions.created_at', 'desc')
-      .execute();
+    const sessions = await liveImpersonations(this.db, now);
+    const emails = await emailsOf(this.db, sessions.flatMap((s) => [s.user_id, s.impersonator_id!]));
+    // Sessions of people since deleted are left out, as the joins on users did.
+    return sessions.flatMap((s) => {
+      const userEmail = emails.get(s.user_id);
+      const impersonatorEmail = emails.get(s.impersonator_id!);
+      if (userEmail === undefined || impersonatorEmail === undefined) return [];
+      return [
+        {
+          session_id: s.id,
+          created_at: s.created_at,
+          expires_at: s.expires_at,
+          last_seen_at: s.last_seen_at,
+          user_id: s.user_id,
+          user_email: userEmail,
+          impersonator_id: s.impersonator_id!,
+          impersonator_email: impersonatorEmail,
+        },
+      ];
+    });
   }
 
   async end(ctx: AuditContext, sessionId: string): Promise<void> {
-    const row = await this.db.kysely.selectFrom('sessions').select(['id', 'user_id', 'impersonator_id', 'revoked_at']).where('id', '=', sessionId).executeTakeFirst();
-    if (!row || !row.impersonator_id) throw new ApiError('NOT_FOUND', 'No impersonated session with that id');
+    const row = await sessionById(this.db, sessionId);
+    if (!row?.impersonator_id) throw new ApiError('NOT_FOUND', 'No impersonated session with that id');
     if (row.revoked_at) throw new ApiError('CONFLICT', 'That impersonation has already ended');
     await this.sessions.revokeById(sessionId);
     await this.audit.record(ctx, {

@@ -1,4 +1,4 @@
-// Platform administration (`/v2/admin`, seed §4.10: closed to API keys). Every route is `adminOnly()`:
+// Platform administration (`/v2/admin`, closed to API keys: docs/admin.md). Every route is `adminOnly()`:
 // the access layer lets in signed-in platform admins only (not keys, not impersonated sessions), so
 // no handler checks who is calling.
 import type { FastifyInstance } from 'fastify';
@@ -11,6 +11,7 @@ import { UserRecord } from '../users/user-record.js';
 import { ApiKeyRecord } from '../api-keys/api-key-record.js';
 import { auditContext } from '../audit/audit-log.js';
 import { AuditQueryString, AuditPage, auditQuery } from '../audit/audit-schemas.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const ExidParam = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -71,9 +72,8 @@ const Impersonation = Type.Object({
 });
 const Count = (name: string) => Type.Object({ [name]: Type.Integer() });
 
-export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
+export const adminRoutes = defineRoutes('admin-routes', ['admin', 'impersonation', 'audit'], async (fastify, { admin, impersonation, audit }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { admin, impersonation, audit } = app.platform;
   const config = { access: adminOnly() };
   const tags = ['admin'];
 
@@ -305,4 +305,4 @@ export async function adminRoutes(fastify: FastifyInstance): Promise<void> {
     async (req) =>
       audit.list({ ...auditQuery(req.query), actorUserId: req.query.actor_id, subjectUserId: req.query.subject_id, involving: req.query.user_id }),
   );
-}
+});

@@ -1,11 +1,7 @@
 // The ANPR event as the API shows it, and its response schemas (the serializer keeps to these fields).
 import { Type } from 'typebox';
 import { Nullable, StringEnum } from '../../lib/http/schemas.js';
-import type { AnprEventsTable } from '../../lib/db/schema.js';
-
-export const DIRECTIONS = ['in', 'out', 'unknown'] as const;
-export type Direction = (typeof DIRECTIONS)[number];
-export const BBOX_UNITS = ['pixels', 'normalized'] as const;
+import { BBOX_UNITS, DIRECTIONS, type AnprEventsTable, type Direction } from './anpr-tables.js';
 
 const eventFields = {
   id: Type.String(),

@@ -1,14 +1,15 @@
-// ANPR events of cameras (seed §4.7): pushed by cameras and recorders with an ingestion token, read by
+// ANPR events of cameras (docs/cameras.md): pushed by cameras and recorders with an ingestion token, read by
 // people and keys with camera:recordings. Plates are compared in their normalised form; plate images
 // are checked JPEGs in the object store under cameras/<camera id>/anpr/<event id>.jpg.
 import type { PlatformConfig } from '../../lib/config.js';
-import type { Db } from '../../lib/db/index.js';
+import type { PlatformDb } from '../db/database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { pageMeta, pageOffset } from '../../lib/http/pagination.js';
 import { newId } from '../../lib/ids.js';
 import type { CamerasService } from '../cameras/cameras-service.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import { toEventRecord, type AnprEventRecord, type Direction } from './anpr-record.js';
+import { toEventRecord, type AnprEventRecord } from './anpr-record.js';
+import type { Direction } from './anpr-tables.js';
 import * as repo from './anpr-repository.js';
 import { decodePlateImage } from './plate-image.js';
 import { normalisePlate, plateFilter, plateOrFail } from './plate.js';
@@ -94,19 +95,18 @@ function boundingBox(box: number[] | undefined, units: 'pixels' | 'normalized' |
 }
 
 export class AnprService {
-  /** `deps` is read at call time: the object store and cameras are the app's, whichever they are then. */
   constructor(
-    private readonly db: Db,
+    private readonly db: PlatformDb,
     private readonly config: Pick<PlatformConfig, 'anprImageMaxBytes' | 'anprMetadataMaxBytes'>,
-    private readonly deps: () => { storage: ObjectStore; cameras: CamerasService },
+    private readonly deps: { storage: ObjectStore; cameras: CamerasService },
   ) {}
 
   private get storage(): ObjectStore {
-    return this.deps().storage;
+    return this.deps.storage;
   }
 
   private get cameras(): CamerasService {
-    return this.deps().cameras;
+    return this.deps.cameras;
   }
 
   async ingest(cameraExid: string, tokenId: string | null, input: IngestInput): Promise<AnprEventRecord> {

@@ -2,12 +2,12 @@
 // credential or an API key. A project admin creates one (the value is shown once, only its hash kept),
 // lists them and revokes them; the verifier below is the access layer's check for `tokenOnly('ingestion')`.
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../../lib/db/index.js';
+import type { PlatformDb } from '../db/database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { sameHash } from '../../lib/auth/api-key-format.js';
 import { newId } from '../../lib/ids.js';
 import type { TokenGrant } from '../access/decide.js';
-import type { TokenVerifier } from '../access/hook.js';
+import type { TokenVerifier } from '../access/registered-route.js';
 import { generateIngestionToken, hashIngestionToken, ingestionTokenHint, INGESTION_TOKEN_PREFIX, isWellFormedIngestionToken } from './ingestion-token-format.js';
 import * as repo from './anpr-repository.js';
 
@@ -46,7 +46,7 @@ function presentedToken(req: FastifyRequest): string | undefined {
 }
 
 export class IngestionTokens {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: PlatformDb) {}
 
   async create(cameraId: string, createdBy: string, name: string): Promise<IngestionTokenRecord & { token: string }> {
     const label = name.trim();

@@ -1,7 +1,7 @@
-// ANPR routes. Reads (seed §4.7, camera:recordings): the events of a camera, its distinct plates, the
+// ANPR routes. Reads (camera:recordings): the events of a camera, its distinct plates, the
 // events matching the project's watch list, one event (JSON with its image as a data URI, or the JPEG).
 // Ingestion: cameras and recorders push events with a per-camera ingestion token (closed to API keys and
-// JWTs). Token management and the watch list are for people only (not in the seed's scope map).
+// JWTs). Token management and the watch list are for people only (closed to API keys).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -11,8 +11,10 @@ import { errorResponses, Nullable, StringEnum } from '../../lib/http/schemas.js'
 import { PageMeta, MAX_PAGE_SIZE } from '../../lib/http/pagination.js';
 import { actingUserId, allowedProject } from '../http/principal-helpers.js';
 import { ApiError } from '../../lib/errors.js';
-import { AnprEvent, AnprEventWithImage, BBOX_UNITS, DIRECTIONS, MatchedEvent } from './anpr-record.js';
+import { AnprEvent, AnprEventWithImage, MatchedEvent } from './anpr-record.js';
+import { BBOX_UNITS, DIRECTIONS } from './anpr-tables.js';
 import { toDataUri } from './plate-image.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const CameraParams = Type.Object({ camera_exid: Type.String({ minLength: 1, maxLength: 64 }) });
 const ProjectParams = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -73,9 +75,8 @@ const TokenRecord = Type.Object({
 const NewToken = Type.Object({ ...TokenRecord.properties, token: Type.String({ description: 'The token value. Shown this once; only its hash is stored.' }) });
 const WatchEntry = Type.Object({ plate: Type.String(), label: Type.String(), created_at: Type.String({ format: 'date-time' }) });
 
-export async function anprRoutes(fastify: FastifyInstance): Promise<void> {
+export const anprRoutes = defineRoutes('anpr-routes', ['anpr', 'ingestionTokens', 'cameras'], async (fastify, { anpr, ingestionTokens, cameras }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { anpr, ingestionTokens, cameras } = app.platform;
   const tags = ['anpr'];
   const read = scoped(['camera:recordings'], { project: fromPathCamera });
   const manageTokens = peopleOnly({ project: fromPathCamera, role: 'admin' });
@@ -253,4 +254,4 @@ export async function anprRoutes(fastify: FastifyInstance): Promise<void> {
       return reply.code(204).send(null);
     },
   );
-}
+});

@@ -1,6 +1,6 @@
-// The key record of contract §5, and how its status is derived.
+// The key record (docs/access-model.md, API keys), and how its status is derived.
 import { Type, type Static } from 'typebox';
-import type { ApiKeysTable } from '../../lib/db/schema.js';
+import type { ApiKeysTable } from './api-keys-tables.js';
 
 export const KEY_STATUSES = ['valid', 'expired', 'revoked'] as const;
 export type KeyStatus = (typeof KEY_STATUSES)[number];

@@ -1,10 +1,10 @@
-// API-key management (contract §5): a person creates keys for their own projects and scopes; the
+// API-key management (docs/access-model.md): a person creates keys for their own projects and scopes; the
 // value is shown once and only its hash is kept; expired and revoked keys cannot come back to life.
-import type { Db } from '../../lib/db/index.js';
+import type { PlatformDb } from '../db/database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { generateApiKey, hashApiKey, keyHint } from '../../lib/auth/api-key-format.js';
 import { isScope } from '../access/scopes.js';
-import type { KeyStore } from './key-store.js';
+import type { CacheRegistry } from '../../lib/cache/index.js';
 import { statusOf, toApiKeyRecord, type ApiKeyRecord } from './api-key-record.js';
 import * as repo from './api-keys-repository.js';
 import { newId } from '../../lib/ids.js';
@@ -22,8 +22,9 @@ export const MAX_KEY_LIFETIME_DAYS = 3650;
 
 export class ApiKeysService {
   constructor(
-    private readonly db: Db,
-    private readonly store: KeyStore,
+    private readonly db: PlatformDb,
+    /** Every change to a key forgets it in the access layer's cache (docs/architecture.md, Caches). */
+    private readonly caches: CacheRegistry,
     private readonly audit?: AuditLog,
   ) {}
 
@@ -119,7 +120,7 @@ export class ApiKeysService {
     if (input.scopes !== undefined) set.scopes = JSON.stringify(this.checkScopes(input.scopes));
     const projectIds = input.projects !== undefined ? await this.checkProjects(userId, input.projects) : undefined;
     await repo.updateKey(this.db, id, set, projectIds);
-    this.store.forgetKey(id);
+    this.caches.forget([{ kind: 'key', id }]);
     await this.audited(ctx, userId, 'edited', { id, name: set.name ?? row.name }, { changed: Object.keys(input).filter((k) => input[k as keyof KeyInput] !== undefined) });
     return this.get(userId, id);
   }
@@ -129,7 +130,7 @@ export class ApiKeysService {
     ApiKeysService.refuseDead(row, 'regenerated');
     const value = generateApiKey();
     await repo.updateKey(this.db, id, { key_hash: hashApiKey(value), key_hint: keyHint(value), updated_at: new Date().toISOString() });
-    this.store.forgetKey(id);
+    this.caches.forget([{ kind: 'key', id }]);
     await this.audited(ctx, userId, 'regenerated', row);
     return { ...(await this.get(userId, id)), key: value };
   }
@@ -141,14 +142,14 @@ export class ApiKeysService {
       await repo.updateKey(this.db, id, { revoked_at: now, updated_at: now });
       await this.audited(ctx, userId, 'revoked', row);
     }
-    this.store.forgetKey(id);
+    this.caches.forget([{ kind: 'key', id }]);
     return this.get(userId, id);
   }
 
   async remove(userId: string, id: string, ctx?: AuditContext): Promise<void> {
     const row = await this.mustFind(userId, id);
     await repo.deleteKeyRow(this.db, id);
-    this.store.forgetKey(id);
+    this.caches.forget([{ kind: 'key', id }]);
     await this.audited(ctx, userId, 'deleted', row);
   }
 }

@@ -1,11 +1,12 @@
 // The access explainer: what the access layer would decide for one of your keys on a given request,
-// and why, step by step (contract §6's order). It gathers the same facts the request hook gathers and
+// and why, step by step (in the order of docs/access-model.md). It gathers the same facts the request hook gathers and
 // asks the very same `decide` function; the steps only put those facts into words.
 import FindMyWay, { type HTTPVersion } from 'find-my-way';
 import { ApiError } from '../../lib/errors.js';
 import { decide, type Decision, type ProjectFact } from '../access/decide.js';
-import { policyOf, resolveProject, type RegisteredRoute } from '../access/hook.js';
-import type { AccessDirectory } from '../access/directory.js';
+import { resolveProject } from '../access-layer/hook.js';
+import { policyOf, type RegisteredRoute } from '../access/registered-route.js';
+import type { AccessDirectory } from '../directory/directory.js';
 import type { AccessPolicy, ProjectSource, Role } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import { isScope, type Scope } from '../access/scopes.js';

@@ -1,4 +1,4 @@
-// API-key management (contract §5). People only: every /v2/api-keys path is closed to API keys,
+// API-key management (docs/access-model.md). People only: every /v2/api-keys path is closed to API keys,
 // so a key can never create, edit or regenerate keys.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -10,6 +10,7 @@ import { errorResponses } from '../../lib/http/schemas.js';
 import { ApiKeyRecord, ApiKeyWithValue } from './api-key-record.js';
 import { explainValidation } from './explain.js';
 import { auditContext } from '../audit/audit-log.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const KeyId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const Name = Type.String({ minLength: 1, maxLength: 100 });
@@ -31,9 +32,9 @@ function personOf(req: { principal: { kind: string; userId?: string } }): string
   return p.userId;
 }
 
-export async function apiKeyRoutes(fastify: FastifyInstance): Promise<void> {
+export const apiKeyRoutes = defineRoutes('api-key-routes', ['apiKeys', 'explainer'], async (fastify, { apiKeys, explainer }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const keys = app.platform.apiKeys;
+  const keys = apiKeys;
   const closed = { access: peopleOnly() };
   // What an admin impersonating the owner must not do: create, edit or regenerate keys (403).
   const ownerOnly = { access: peopleOnly({ notImpersonated: true }) };
@@ -124,7 +125,7 @@ export async function apiKeyRoutes(fastify: FastifyInstance): Promise<void> {
       const userId = personOf(req);
       explainValidation(req.body);
       const key = await keys.get(userId, req.params.id);
-      return app.platform.explainer.explain({ ...key, userId }, req.body);
+      return explainer.explain({ ...key, userId }, req.body);
     },
   );
 
@@ -136,4 +137,4 @@ export async function apiKeyRoutes(fastify: FastifyInstance): Promise<void> {
       return reply.code(204).send(null);
     },
   );
-}
+});

@@ -2,12 +2,13 @@
 // members, admin actions, impersonation). Who, what, when, from where; never a secret: details are
 // scrubbed of anything named like a credential or shaped like a JWT or key value before they are written.
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
-import type { Db } from '../../lib/db/index.js';
-import type { AuditEventsTable } from '../../lib/db/schema.js';
+import type { PlatformDb } from '../db/database.js';
+import type { AuditEventsTable, AuditOutcome } from './audit-tables.js';
 import { looksLikeJwt } from '../../lib/auth/jwt.js';
 import { API_KEY_PREFIX } from '../../lib/auth/api-key-format.js';
-import { pageMeta, pageOffset } from '../../lib/http/pagination.js';
+import { pageMeta } from '../../lib/http/pagination.js';
 import { newId } from '../../lib/ids.js';
+import { insertAuditEvent, searchAuditEvents, type AuditQuery } from './audit-repository.js';
 
 /** Who did it and from where: taken from the request by `auditContext`. */
 export interface AuditContext {
@@ -32,7 +33,6 @@ export function auditContext(req: FastifyRequest): AuditContext {
   };
 }
 
-export type AuditOutcome = 'success' | 'failure' | 'refused';
 
 export interface AuditEvent {
   action: string;
@@ -43,20 +43,7 @@ export interface AuditEvent {
   details?: Record<string, unknown>;
 }
 
-export interface AuditQuery {
-  /** Events where this person acted or was the subject (a person's own log). */
-  involving?: string;
-  actorUserId?: string;
-  subjectUserId?: string;
-  action?: string;
-  outcome?: string;
-  targetType?: string;
-  targetId?: string;
-  from?: string;
-  to?: string;
-  page: number;
-  pageSize: number;
-}
+export type { AuditQuery } from './audit-repository.js';
 
 const SECRET_NAME = /pass(word)?|secret|token|authorization|cookie|^key$|_key$|credential|verifier|nonce|^code$/i;
 
@@ -103,7 +90,7 @@ export class AuditLog {
   private readonly refusals = new RefusalSampler();
 
   constructor(
-    private readonly db: Db,
+    private readonly db: PlatformDb,
     private readonly log: FastifyBaseLogger,
   ) {}
 
@@ -125,7 +112,7 @@ export class AuditLog {
       details: JSON.stringify(scrub(event.details ?? {})),
     };
     try {
-      await this.db.kysely.insertInto('audit_events').values(row).execute();
+      await insertAuditEvent(this.db, row);
     } catch (err) {
       this.log.error({ err, audit_action: row.action }, 'writing an audit event failed');
     }
@@ -144,27 +131,7 @@ export class AuditLog {
   }
 
   async list(q: AuditQuery): Promise<{ meta: ReturnType<typeof pageMeta>; data: AuditRecord[] }> {
-    let query = this.db.kysely.selectFrom('audit_events');
-    if (q.involving) {
-      const who = q.involving;
-      query = query.where((eb) => eb.or([eb('actor_user_id', '=', who), eb('subject_user_id', '=', who)]));
-    }
-    if (q.actorUserId) query = query.where('actor_user_id', '=', q.actorUserId);
-    if (q.subjectUserId) query = query.where('subject_user_id', '=', q.subjectUserId);
-    if (q.action) query = q.action.endsWith('.*') ? query.where('action', 'like', `${q.action.slice(0, -1)}%`) : query.where('action', '=', q.action);
-    if (q.outcome) query = query.where('outcome', '=', q.outcome);
-    if (q.targetType) query = query.where('target_type', '=', q.targetType);
-    if (q.targetId) query = query.where('target_id', '=', q.targetId);
-    if (q.from) query = query.where('created_at', '>=', q.from);
-    if (q.to) query = query.where('created_at', '<', q.to);
-    const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-    const rows = await query
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(q.pageSize)
-      .offset(pageOffset(q.page, q.pageSize))
-      .execute();
-    return { meta: pageMeta(q.page, q.pageSize, Number(total)), data: rows.map(toRecord) };
+    const { total, rows } = await searchAuditEvents(this.db, q);
+    return { meta: pageMeta(q.page, q.pageSize, total), data: rows.map(toRecord) };
   }
 }

@@ -5,6 +5,7 @@ import { validation } from '../../lib/errors.js';
 import { Nullable, StringEnum } from '../../lib/http/schemas.js';
 import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
 import type { AuditQuery } from './audit-log.js';
+import type { AuditOutcome } from './audit-tables.js';
 
 export const AuditQueryString = {
   action: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z_]+(\\.[a-z_]+|\\.\\*)?$', description: 'An action (auth.login), or a family (auth.*)' })),
@@ -43,7 +44,7 @@ const iso = (field: string, v: string | undefined) => {
 
 export function auditQuery(q: {
   action?: string;
-  outcome?: string;
+  outcome?: AuditOutcome;
   target_type?: string;
   target_id?: string;
   from?: string;

@@ -7,8 +7,9 @@ import { peopleOnly } from '../access/policy.js';
 import { errorResponses } from '../../lib/http/schemas.js';
 import { actingUserId } from '../http/principal-helpers.js';
 import { AuditPage, AuditQueryString, auditQuery } from './audit-schemas.js';
+import { defineRoutes } from '../plugins/feature.js';
 
-export async function auditRoutes(fastify: FastifyInstance): Promise<void> {
+export const auditRoutes = defineRoutes('audit-routes', ['audit'], async (fastify, { audit }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   app.get(
     '/v2/users/audit',
@@ -24,9 +25,9 @@ export async function auditRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (req) => {
       const me = actingUserId(req);
-      const page = await app.platform.audit.list({ ...auditQuery(req.query), involving: me });
+      const page = await audit.list({ ...auditQuery(req.query), involving: me });
       // Where someone else acted on your account (an admin, a project owner), where they were is theirs.
       return { ...page, data: page.data.map((e) => (e.actor_user_id === me && !e.impersonator_id ? e : { ...e, ip: null, user_agent: null })) };
     },
   );
-}
+});

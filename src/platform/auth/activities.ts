@@ -2,11 +2,12 @@
 // Each is also an audit event (`auth.login`, `auth.logout`, `auth.session_revoked`), written here so
 // every sign-in path (password, provider) records both the same way.
 import type { FastifyRequest } from 'fastify';
-import type { Db } from '../../lib/db/index.js';
+import type { PlatformDb } from '../db/database.js';
 import { newId } from '../../lib/ids.js';
-import { auditContext } from '../audit/audit-log.js';
+import { auditContext, type AuditLog } from '../audit/audit-log.js';
+import type { ActivityAction } from './auth-tables.js';
+import { insertActivity } from './sessions-repository.js';
 
-export type ActivityAction = 'login' | 'login_failed' | 'logout' | 'session_revoked';
 
 const AUDIT: Record<ActivityAction, { action: string; outcome: 'success' | 'failure' }> = {
   login: { action: 'auth.login', outcome: 'success' },
@@ -15,24 +16,21 @@ const AUDIT: Record<ActivityAction, { action: string; outcome: 'success' | 'fail
   session_revoked: { action: 'auth.session_revoked', outcome: 'success' },
 };
 
-export async function logActivity(db: Db, req: FastifyRequest, userId: string, action: ActivityAction, sessionId: string | null, details: Record<string, unknown> = {}): Promise<void> {
+export async function logActivity({ db, audit }: { db: PlatformDb; audit: AuditLog }, req: FastifyRequest, userId: string, action: ActivityAction, sessionId: string | null, details: Record<string, unknown> = {}): Promise<void> {
   const ua = req.headers['user-agent'];
-  await db.kysely
-    .insertInto('session_activities')
-    .values({
-      id: newId(),
-      user_id: userId,
-      session_id: sessionId,
-      action,
-      ip: req.ip ?? null,
-      user_agent: typeof ua === 'string' ? ua.slice(0, 512) : null,
-      created_at: new Date().toISOString(),
-    })
-    .execute();
+  await insertActivity(db, {
+    id: newId(),
+    user_id: userId,
+    session_id: sessionId,
+    action,
+    ip: req.ip ?? null,
+    user_agent: typeof ua === 'string' ? ua.slice(0, 512) : null,
+    created_at: new Date().toISOString(),
+  });
   const ctx = auditContext(req);
   // At sign-in the caller is not signed in yet: the person signing in is the actor.
   if (action === 'login' || action === 'login_failed') ctx.actorUserId = userId;
-  await req.server.platform.audit.record(ctx, {
+  await audit.record(ctx, {
     ...AUDIT[action],
     subjectUserId: userId,
     target: sessionId ? { type: 'session', id: sessionId } : undefined,

@@ -4,27 +4,34 @@
 // the pending sign-in kept server-side and used once, linking the provider account to a person by
 // its verified e-mail, and the session at the end, like any other.
 import * as oidc from 'openid-client';
-import type { Db } from '../../lib/db/index.js';
+import type { Cache, CacheRegistry } from '../../lib/cache/index.js';
+import type { PlatformDb } from '../db/database.js';
 import { ApiError, validation } from '../../lib/errors.js';
-import type { AdminConfig, OidcProviderConfig } from '../../lib/admin-config.js';
+import type { AdminConfig, OidcProviderConfig } from '../../lib/config/admin-config.js';
 import { randomBytes } from 'node:crypto';
 import type { SessionStore } from './session-store.js';
 import type { AuditContext, AuditLog } from '../audit/audit-log.js';
 import { createUser } from '../users/create-user.js';
-import { findUserByEmail, findUserById, normaliseEmail, toUserRecord, type UserRecord } from '../users/user-record.js';
+import { normaliseEmail, toUserRecord, type UserRecord } from '../users/user-record.js';
+import { findUserByEmail, findUserById } from '../users/users-repository.js';
+import * as identities from './identities-repository.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 export class OidcSignIn {
-  private readonly configs = new Map<string, Promise<oidc.Configuration>>();
+  /** Each configured provider's discovered configuration, by provider id (docs/architecture.md, Caches). */
+  private readonly configs: Cache<string, oidc.Configuration>;
 
   constructor(
-    private readonly db: Db,
+    private readonly db: PlatformDb,
     private readonly sessions: SessionStore,
     private readonly audit: AuditLog,
     private readonly cfg: Pick<AdminConfig, 'oidcProviders' | 'oidcLoginSeconds'>,
     private readonly publicUrl: string,
-  ) {}
+    caches: CacheRegistry,
+  ) {
+    this.configs = caches.create('auth.oidc-configurations', { max: Math.max(1, cfg.oidcProviders.length) });
+  }
 
   /** What `/v2/auth/options` and `/signup_options` list. */
   list(filter: { signup?: boolean } = {}): { provider: string; name: string }[] {
@@ -52,15 +59,12 @@ export class OidcSignIn {
 
   /** The provider's discovered configuration, fetched once (again after a failure). */
   private configuration(p: OidcProviderConfig): Promise<oidc.Configuration> {
-    let c = this.configs.get(p.id);
-    if (!c) {
+    const c = this.configs.load(p.id, () => {
       const issuer = new URL(p.issuer);
       // Plain HTTP only for a provider on this machine (development and tests).
       const insecure = issuer.protocol === 'http:' && LOOPBACK.has(issuer.hostname);
-      c = oidc.discovery(issuer, p.clientId, p.clientSecret, undefined, insecure ? { execute: [oidc.allowInsecureRequests], timeout: 10 } : { timeout: 10 });
-      c.catch(() => this.configs.delete(p.id));
-      this.configs.set(p.id, c);
-    }
+      return oidc.discovery(issuer, p.clientId, p.clientSecret, undefined, insecure ? { execute: [oidc.allowInsecureRequests], timeout: 10 } : { timeout: 10 });
+    });
     return c.catch((err: unknown) => {
       throw new ApiError('BAD_GATEWAY', `The sign-in provider ${p.id} could not be reached: ${(err as Error).message}`);
     });
@@ -74,11 +78,16 @@ export class OidcSignIn {
     const nonce = oidc.randomNonce();
     const verifier = oidc.randomPKCECodeVerifier();
     const now = Date.now();
-    await this.db.kysely.deleteFrom('oidc_login_states').where('expires_at', '<', new Date(now).toISOString()).execute();
-    await this.db.kysely
-      .insertInto('oidc_login_states')
-      .values({ state, provider: p.id, code_verifier: verifier, nonce, return_to: null, created_at: new Date(now).toISOString(), expires_at: new Date(now + this.cfg.oidcLoginSeconds * 1000).toISOString() })
-      .execute();
+    await identities.deleteLoginStatesExpiredBefore(this.db, new Date(now).toISOString());
+    await identities.insertLoginState(this.db, {
+      state,
+      provider: p.id,
+      code_verifier: verifier,
+      nonce,
+      return_to: null,
+      created_at: new Date(now).toISOString(),
+      expires_at: new Date(now + this.cfg.oidcLoginSeconds * 1000).toISOString(),
+    });
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: this.redirectUri(p.id),
       scope: 'openid email profile',
@@ -101,9 +110,9 @@ export class OidcSignIn {
     const params = new URLSearchParams(query);
     const state = params.get('state');
     if (!state) throw validation('state', 'is missing');
-    const row = await this.db.kysely.selectFrom('oidc_login_states').selectAll().where('state', '=', state).executeTakeFirst();
+    const row = await identities.loginState(this.db, state);
     // Used once, whatever happens next.
-    if (row) await this.db.kysely.deleteFrom('oidc_login_states').where('state', '=', state).execute();
+    if (row) await identities.deleteLoginState(this.db, state);
     if (!row || row.provider !== p.id || Date.parse(row.expires_at) <= Date.now()) {
       throw validation('state', 'is unknown or expired; start the sign-in again');
     }
@@ -148,10 +157,10 @@ export class OidcSignIn {
 
   /** The person behind the provider account: by an earlier link, else by verified e-mail (linked now). */
   private async link(ctx: AuditContext, p: OidcProviderConfig, claims: oidc.IDToken, failed: (reason: string, e: ApiError) => Promise<ApiError>) {
-    const linked = await this.db.kysely.selectFrom('user_identities').select('user_id').where('provider', '=', p.id).where('subject', '=', claims.sub).executeTakeFirst();
+    const linked = await identities.linkedIdentity(this.db, p.id, claims.sub);
     const now = new Date().toISOString();
     if (linked) {
-      await this.db.kysely.updateTable('user_identities').set({ last_login_at: now }).where('provider', '=', p.id).where('subject', '=', claims.sub).execute();
+      await identities.touchIdentity(this.db, p.id, claims.sub, now);
       return (await findUserById(this.db, linked.user_id))!;
     }
     const email = typeof claims.email === 'string' ? normaliseEmail(claims.email) : '';
@@ -170,7 +179,7 @@ export class OidcSignIn {
       });
       user = (await findUserByEmail(this.db, email))!;
     }
-    await this.db.kysely.insertInto('user_identities').values({ provider: p.id, subject: claims.sub, user_id: user.id, email, created_at: now, last_login_at: now }).execute();
+    await identities.insertIdentity(this.db, { provider: p.id, subject: claims.sub, user_id: user.id, email, created_at: now, last_login_at: now });
     await this.audit.record({ ...ctx, actorUserId: user.id }, {
       action: 'auth.identity_linked',
       subjectUserId: user.id,

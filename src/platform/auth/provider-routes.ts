@@ -1,4 +1,4 @@
-// The provider sign-in itself (seed §4.1: provider logins are closed to API keys). Both steps are
+// The provider sign-in itself (provider logins are closed to API keys: docs/access-model.md). Both steps are
 // reached by a browser that is not signed in yet, so they let anonymous callers in; a valid API key
 // sent here is still refused (403 ENDPOINT_CLOSED_TO_KEYS) by the access layer.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -9,6 +9,7 @@ import { errorResponses } from '../../lib/http/schemas.js';
 import { UserRecord } from '../users/user-record.js';
 import { auditContext } from '../audit/audit-log.js';
 import { logActivity } from './activities.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const COOKIE = 'overlook_oidc_state';
 const Provider = Type.Object({ provider: Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9_-]*$' }) });
@@ -23,9 +24,8 @@ function cookie(req: FastifyRequest, name: string): string | undefined {
   return undefined;
 }
 
-export async function providerSignInRoutes(fastify: FastifyInstance): Promise<void> {
+export const providerSignInRoutes = defineRoutes('provider-sign-in-routes', ['oidc', 'config', 'db', 'audit'], async (fastify, { oidc, config, db, audit }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { oidc, config, db } = app.platform;
   const secure = config.publicUrl.startsWith('https:') ? '; Secure' : '';
   const tags = ['auth'];
 
@@ -80,8 +80,8 @@ export async function providerSignInRoutes(fastify: FastifyInstance): Promise<vo
         ip: req.ip,
         userAgent: typeof ua === 'string' ? ua : undefined,
       });
-      await logActivity(db, req, result.user.id, 'login', result.sessionId, { method: 'oidc', provider: req.params.provider });
+      await logActivity({ db, audit }, req, result.user.id, 'login', result.sessionId, { method: 'oidc', provider: req.params.provider });
       return { ...result.user, token: result.token };
     },
   );
-}
+});

@@ -1,5 +1,4 @@
-// Sign-in and sign-out (seed §4.1, closed to API keys), and the sign-in options a client can offer
-// (seed §4.2, user:info).
+// Sign-in and sign-out (closed to API keys), and the sign-in options a client can offer (user:info).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -7,9 +6,12 @@ import { ApiError } from '../../lib/errors.js';
 import { dummyHash, verifyPassword } from '../../lib/auth/passwords.js';
 import { peopleOnly, scoped } from '../access/policy.js';
 import { errorResponses } from '../../lib/http/schemas.js';
-import { findUserByEmail, findUserById, normaliseEmail, toUserRecord, UserRecord } from '../users/user-record.js';
+import { normaliseEmail, toUserRecord, UserRecord } from '../users/user-record.js';
+import { findUserByEmail, findUserById } from '../users/users-repository.js';
+import { sessionTimesOf } from './sessions-repository.js';
 import { logActivity } from './activities.js';
 import { auditContext } from '../audit/audit-log.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const LoginBody = Type.Object(
   {
@@ -23,9 +25,8 @@ const LoginResponse = Type.Intersect([UserRecord, Type.Object({ token: Type.Stri
 
 const ProviderList = Type.Array(Type.Object({ provider: Type.String(), name: Type.String() }));
 
-export async function authRoutes(fastify: FastifyInstance): Promise<void> {
+export const authRoutes = defineRoutes('auth-routes', ['db', 'sessions', 'loginThrottle', 'audit', 'oidc', 'config', 'connectors'], async (fastify, { db, sessions, loginThrottle, audit, oidc, config, connectors }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { db, sessions, loginThrottle } = app.platform;
 
   app.post(
     '/v2/auth/login',
@@ -50,20 +51,20 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       const ok = await verifyPassword(user?.password_hash ?? (await dummyHash()), req.body.password);
       if (!user || !ok) {
         await loginThrottle.failed(email, ip);
-        if (user) await logActivity(db, req, user.id, 'login_failed', null);
+        if (user) await logActivity({ db, audit }, req, user.id, 'login_failed', null);
         // An unknown e-mail has no person to file it under: audited with the address tried.
-        else await app.platform.audit.record({ ...auditContext(req), actorUserId: null }, { action: 'auth.login', outcome: 'failure', subjectUserId: null, details: { method: 'password', email } });
+        else await audit.record({ ...auditContext(req), actorUserId: null }, { action: 'auth.login', outcome: 'failure', subjectUserId: null, details: { method: 'password', email } });
         throw new ApiError('INVALID_CREDENTIALS', 'Wrong e-mail or password', { headers: { 'www-authenticate': 'Bearer realm="overlook"' } });
       }
       await loginThrottle.succeeded(email, ip);
       if (user.disabled_at) {
         // Said only after the right password, so it reveals nothing to a guesser.
-        await logActivity(db, req, user.id, 'login_failed', null, { reason: 'account disabled' });
+        await logActivity({ db, audit }, req, user.id, 'login_failed', null, { reason: 'account disabled' });
         throw new ApiError('ACCOUNT_DISABLED', 'This account has been disabled by an administrator');
       }
       const ua = req.headers['user-agent'];
       const session = await sessions.create(user.id, { ip, userAgent: typeof ua === 'string' ? ua : undefined });
-      await logActivity(db, req, user.id, 'login', session.sessionId);
+      await logActivity({ db, audit }, req, user.id, 'login', session.sessionId);
       return { ...toUserRecord(user), token: session.token };
     },
   );
@@ -78,7 +79,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
       const p = req.principal;
       if (p.kind !== 'user') throw new ApiError('UNAUTHORIZED', 'Sign in first');
       await sessions.revoke(p.sessionId, p.userId);
-      await logActivity(db, req, p.userId, 'logout', p.sessionId);
+      await logActivity({ db, audit }, req, p.userId, 'logout', p.sessionId);
       return reply.code(204).send(null);
     },
   );
@@ -121,13 +122,13 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     async (req) => {
       const p = req.principal;
       if (p.kind !== 'user') throw new ApiError('UNAUTHORIZED', 'Sign in first');
-      const s = await db.kysely.selectFrom('sessions').select(['created_at', 'expires_at']).where('id', '=', p.sessionId).executeTakeFirstOrThrow();
+      const s = await sessionTimesOf(db, p.sessionId);
       return { type: 'jwt' as const, user_id: p.userId, session_id: p.sessionId, created_at: s.created_at, expires_at: s.expires_at };
     },
   );
 
   // Sign-in options: password, and the OpenID Connect providers configured (OVERLOOK_OIDC_PROVIDERS).
-  const configuredProviders = app.platform.oidc.list();
+  const configuredProviders = oidc.list();
 
   app.get(
     '/v2/auth/options',
@@ -156,8 +157,8 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     },
     // Providers list here only when a first sign-in through them may create the account (`signup: true`).
     async () => {
-      const providers = app.platform.oidc.list({ signup: true });
-      return { signup_enabled: app.platform.config.signupEnabled || providers.length > 0, providers };
+      const providers = oidc.list({ signup: true });
+      return { signup_enabled: config.signupEnabled || providers.length > 0, providers };
     },
   );
 
@@ -173,7 +174,7 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
         response: { 200: Type.Object({ provider: Type.String(), name: Type.String(), login_url: Type.String() }), ...errorResponses() },
       },
     },
-    async (req) => app.platform.oidc.describe(req.params.provider),
+    async (req) => oidc.describe(req.params.provider),
   );
 
   app.get(
@@ -203,11 +204,11 @@ export async function authRoutes(fastify: FastifyInstance): Promise<void> {
     async (req) => {
       const p = req.principal;
       if (p.kind === 'anonymous') return [];
-      const names = new Map(app.platform.connectors.providers().map((x) => [x.id, x.name]));
-      const rows = await app.platform.connectors.store.listConnections(p.userId);
+      const names = new Map(connectors.providers().map((x) => [x.id, x.name]));
+      const rows = await connectors.store.listConnections(p.userId);
       return rows
         .filter((r) => names.has(r.provider))
         .map((r) => ({ provider: r.provider, name: names.get(r.provider)!, auth_kind: r.auth_kind, scopes: r.scopes, connected_at: r.created_at, expires_at: r.expires_at }));
     },
   );
-}
+});

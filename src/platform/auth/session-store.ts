@@ -1,12 +1,16 @@
 // Sign-ins: each login is a session row; its JWT names the session, so logging out or revoking the
 // session refuses that JWT from the next request on. Verified tokens and live sessions are cached in
-// memory; every revocation clears the cache entry at once. last_seen_at is written behind in batches.
+// memory; every revocation forgets the session at once (docs/architecture.md, Caches). last_seen_at is
+// written behind in batches.
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../lib/db/index.js';
+import type { Cache, CacheRegistry } from '../../lib/cache/index.js';
+import type { PlatformDb } from '../db/database.js';
 import { looksLikeJwt, type JwtSigner, type PlatformClaims } from '../../lib/auth/jwt.js';
 import { groupByTime, WriteBehind } from '../../lib/write-behind.js';
 import { toBool } from '../../lib/db/index.js';
 import { newId } from '../../lib/ids.js';
+import { accountStateOf } from '../users/users-repository.js';
+import * as repo from './sessions-repository.js';
 
 export interface LiveSession {
   id: string;
@@ -21,28 +25,37 @@ export interface LiveSession {
 
 export type SessionLookup = { ok: true; session: LiveSession } | { ok: false; reason: 'malformed' | 'invalid' | 'expired' | 'ended' };
 
-const LIMIT = 10_000;
+/** How long a cached session may lag a change another process made (this one's own changes forget it at once). */
+const SESSION_TTL_MS = 60_000;
 
 export class SessionStore {
-  private readonly verified = new Map<string, PlatformClaims>();
-  private readonly sessions = new Map<string, LiveSession | null>();
+  /** Signature-checked claims by token; an entry leaves when its token expires, if not before. */
+  private readonly verified: Cache<string, PlatformClaims>;
+  /** Sessions by id; null when it has ended (revoked, unknown, or the account is disabled). */
+  private readonly sessions: Cache<string, LiveSession | null>;
   private readonly lastSeen: WriteBehind;
-  /**
-   * Bearer tokens for people other than platform JWTs: OAuth access tokens whose audience is the main
-   * API, checked (signature, audience, live grant) by the authorization server on every request.
-   */
-  otherTokens: ((token: string) => Promise<LiveSession | null>) | null = null;
-
   constructor(
-    private readonly db: Db,
+    private readonly db: PlatformDb,
     private readonly signer: JwtSigner,
     private readonly sessionDays: number,
     log: FastifyBaseLogger,
+    private readonly caches: CacheRegistry,
+    /**
+     * Bearer tokens for people other than platform JWTs: OAuth access tokens whose audience is the main
+     * API, checked (signature, audience, live grant) by the authorization server on every request.
+     */
+    private readonly otherTokens: ((token: string) => Promise<LiveSession | null>) | null = null,
   ) {
+    this.verified = caches.create('auth.verified-tokens', { max: 10_000, ttlMs: SESSION_TTL_MS });
+    this.sessions = caches.create('auth.sessions', {
+      max: 10_000,
+      ttlMs: SESSION_TTL_MS,
+      facts: (sid, s) => (s ? [{ kind: 'session', id: sid }, { kind: 'user', id: s.userId }] : [{ kind: 'session', id: sid }]),
+    });
     this.lastSeen = new WriteBehind(
       async (entries) => {
         for (const [at, ids] of groupByTime(entries)) {
-          await this.db.kysely.updateTable('sessions').set({ last_seen_at: at }).where('id', 'in', ids).execute();
+          await repo.touchSessions(this.db, ids, at);
         }
       },
       5000,
@@ -58,20 +71,17 @@ export class SessionStore {
     const id = newId();
     const now = new Date();
     const expires = new Date(now.getTime() + (opts.lifetimeMs ?? this.sessionDays * 86_400_000));
-    await this.db.kysely
-      .insertInto('sessions')
-      .values({
-        id,
-        user_id: userId,
-        created_at: now.toISOString(),
-        last_seen_at: now.toISOString(),
-        expires_at: expires.toISOString(),
-        revoked_at: null,
-        ip: client.ip ?? null,
-        user_agent: client.userAgent?.slice(0, 512) ?? null,
-        impersonator_id: opts.impersonatorId ?? null,
-      })
-      .execute();
+    await repo.insertSession(this.db, {
+      id,
+      user_id: userId,
+      created_at: now.toISOString(),
+      last_seen_at: now.toISOString(),
+      expires_at: expires.toISOString(),
+      revoked_at: null,
+      ip: client.ip ?? null,
+      user_agent: client.userAgent?.slice(0, 512) ?? null,
+      impersonator_id: opts.impersonatorId ?? null,
+    });
     const token = await this.signer.sign({ sub: userId, sid: id, ...(opts.impersonatorId ? { act: opts.impersonatorId } : {}) }, expires);
     return { token, sessionId: id, expiresAt: expires.toISOString() };
   }
@@ -87,19 +97,11 @@ export class SessionStore {
         const other = this.otherTokens ? await this.otherTokens(token) : null;
         return other ? { ok: true, session: other } : { ok: false, reason: 'invalid' };
       }
-      if (this.verified.size >= LIMIT) this.verified.clear();
-      this.verified.set(token, claims);
+      this.verified.set(token, claims, { ttlMs: claims.exp * 1000 - Date.now() });
     }
-    if (claims.exp * 1000 <= now) {
-      this.verified.delete(token);
-      return { ok: false, reason: 'expired' };
-    }
-    let session = this.sessions.get(claims.sid);
-    if (session === undefined) {
-      session = await this.load(claims.sid);
-      if (this.sessions.size >= LIMIT) this.sessions.clear();
-      this.sessions.set(claims.sid, session);
-    }
+    if (claims.exp * 1000 <= now) return { ok: false, reason: 'expired' };
+    const sid = claims.sid;
+    const session = await this.sessions.load(sid, () => this.load(sid));
     if (!session || session.userId !== claims.sub || (claims.act ?? null) !== (session.impersonatorId ?? null)) return { ok: false, reason: 'ended' };
     if (session.expiresAt <= now) return { ok: false, reason: 'expired' };
     this.lastSeen.mark(session.id, now);
@@ -107,18 +109,15 @@ export class SessionStore {
   }
 
   private async load(sessionId: string): Promise<LiveSession | null> {
-    const row = await this.db.kysely
-      .selectFrom('sessions')
-      .innerJoin('users', 'users.id', 'sessions.user_id')
-      .select(['sessions.id', 'sessions.user_id', 'sessions.expires_at', 'sessions.revoked_at', 'sessions.impersonator_id', 'users.is_admin', 'users.disabled_at'])
-      .where('sessions.id', '=', sessionId)
-      .executeTakeFirst();
+    const row = await repo.sessionById(this.db, sessionId);
+    if (!row || row.revoked_at) return null;
+    const account = await accountStateOf(this.db, row.user_id);
     // A disabled account has no live session (enforced here, so every credential path agrees).
-    if (!row || row.revoked_at || row.disabled_at) return null;
+    if (!account || account.disabled_at) return null;
     return {
       id: row.id,
       userId: row.user_id,
-      isAdmin: toBool(row.is_admin),
+      isAdmin: toBool(account.is_admin),
       expiresAt: Date.parse(row.expires_at),
       impersonatorId: row.impersonator_id ?? null,
     };
@@ -126,39 +125,23 @@ export class SessionStore {
 
   /** Ends a session; returns false when it was not the user's or had already ended. */
   async revoke(sessionId: string, userId: string): Promise<boolean> {
-    const res = await this.db.kysely
-      .updateTable('sessions')
-      .set({ revoked_at: new Date().toISOString() })
-      .where('id', '=', sessionId)
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    this.sessions.delete(sessionId);
-    return Number(res.numUpdatedRows) > 0;
+    const ended = await repo.revokeSession(this.db, sessionId, userId, new Date().toISOString());
+    this.caches.forget([{ kind: 'session', id: sessionId }]);
+    return ended > 0;
   }
 
   /** Ends every live session of a user (admin reset, disabled account); returns how many ended. */
   async revokeAllOf(userId: string): Promise<number> {
-    const res = await this.db.kysely
-      .updateTable('sessions')
-      .set({ revoked_at: new Date().toISOString() })
-      .where('user_id', '=', userId)
-      .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    this.forgetUser(userId);
-    return Number(res.numUpdatedRows);
+    const ended = await repo.revokeSessionsOf(this.db, userId, new Date().toISOString());
+    this.caches.forget([{ kind: 'user', id: userId }]);
+    return ended;
   }
 
   /** Ends one session whoever it belongs to (an admin ending an impersonation). */
   async revokeById(sessionId: string): Promise<boolean> {
-    const res = await this.db.kysely.updateTable('sessions').set({ revoked_at: new Date().toISOString() }).where('id', '=', sessionId).where('revoked_at', 'is', null).executeTakeFirst();
-    this.sessions.delete(sessionId);
-    return Number(res.numUpdatedRows) > 0;
-  }
-
-  /** Forget cached sessions of a user (after a change to the account, e.g. admin flag). */
-  forgetUser(userId: string): void {
-    for (const [sid, s] of this.sessions) if (s?.userId === userId) this.sessions.delete(sid);
+    const ended = await repo.revokeSessionById(this.db, sessionId, new Date().toISOString());
+    this.caches.forget([{ kind: 'session', id: sessionId }]);
+    return ended > 0;
   }
 
   flush(): Promise<void> {

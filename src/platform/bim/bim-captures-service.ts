@@ -7,7 +7,8 @@ import { newId } from '../../lib/ids.js';
 import type { StoredObject } from '../storage/object-store.js';
 import { type BimContext, cameraIdOf, storedImage, storeThenWrite } from './bim-context.js';
 import { checkBimImage } from './bim-image.js';
-import { toCapture, toPending, toParameters, type BimCapture, type BimPending, type CameraParameters, type CameraParametersBody, type PendingStatus } from './bim-records.js';
+import { toCapture, toPending, toParameters, type BimCapture, type BimPending, type CameraParameters, type CameraParametersBody } from './bim-records.js';
+import type { PendingStatus } from './bim-tables.js';
 import * as repo from './bim-repository.js';
 import { bimInstant, bimRange } from './bim-time.js';
 
@@ -111,12 +112,12 @@ export class BimCapturesService {
     const row = await repo.captureById(this.db, cameraId, id);
     if (!row) throw new ApiError('NOT_FOUND', 'BIM capture not found');
     await repo.deleteCapture(this.db, row.id);
-    await this.ctx.deps().storage.delete([row.image_key]);
+    await this.ctx.deps.storage.delete([row.image_key]);
   }
 
   async listPending(exid: string, status?: PendingStatus | 'all'): Promise<{ data: BimPending[] }> {
     const cameraId = await cameraIdOf(this.ctx, exid);
-    const statuses = status === undefined ? OPEN : status === 'all' ? ['pending', 'processing', 'completed', 'failed'] : [status];
+    const statuses: readonly PendingStatus[] = status === undefined ? OPEN : status === 'all' ? ['pending', 'processing', 'completed', 'failed'] : [status];
     return { data: (await repo.listPending(this.db, cameraId, statuses)).map(toPending) };
   }
 
@@ -138,7 +139,7 @@ export class BimCapturesService {
       id: newId(),
       camera_id: cameraId,
       requested_for: bimInstant(input.requested_for, 'requested_for'),
-      status: 'pending',
+      status: 'pending' as const,
       note: input.note ?? null,
       message: input.message ?? null,
       capture_id: null,

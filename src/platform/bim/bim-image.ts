@@ -3,7 +3,7 @@
 // (OVERLOOK_BIM_IMAGE_*): a PDF, a truncated PNG or a gigapixel render gets a clear 4xx, never a
 // broken object. The stored bytes are the uploaded ones, unchanged, served back with their type.
 import sharp from 'sharp';
-import type { BimConfig, BimImageFormat } from '../../lib/bim-config.js';
+import type { BimConfig, BimImageFormat } from '../../lib/config/bim-config.js';
 import { ApiError, validation } from '../../lib/errors.js';
 
 const DATA_URI = /^data:image\/[a-z0-9.+-]+;base64,/i;

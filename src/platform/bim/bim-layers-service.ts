@@ -89,7 +89,7 @@ export class BimLayersService {
     const image = await checkBimImage(input.image, 'image', this.ctx.limits);
     const patch = { ...f, ...imageFields(image), image_key: layerKey(cameraId, id, image.extension), updated_at: now };
     await storeThenWrite(this.ctx, patch.image_key, image.bytes, image.contentType, () => repo.replaceLayer(this.ctx.db, id, patch));
-    await this.ctx.deps().storage.delete([row.image_key]);
+    await this.ctx.deps.storage.delete([row.image_key]);
     return toLayer(exid, { ...row, ...patch });
   }
 
@@ -98,6 +98,6 @@ export class BimLayersService {
     const row = await repo.layerById(this.ctx.db, cameraId, id);
     if (!row) throw new ApiError('NOT_FOUND', 'Layer not found');
     await repo.deleteLayer(this.ctx.db, id);
-    await this.ctx.deps().storage.delete([row.image_key]);
+    await this.ctx.deps.storage.delete([row.image_key]);
   }
 }

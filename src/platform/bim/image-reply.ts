@@ -14,7 +14,7 @@ export function wantsImage(req: FastifyRequest, contentType: string, format?: 'j
 export async function sendImage(req: FastifyRequest, reply: FastifyReply, etag: string, load: () => Promise<StoredObject>): Promise<FastifyReply> {
   reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept');
   const inm = req.headers['if-none-match'];
-  if (inm && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) return reply.code(304).send();
+  if (inm?.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) return reply.code(304).send();
   const object = await load();
   return reply.type(object.contentType).header('content-length', object.size).send(object.body);
 }

@@ -1,4 +1,4 @@
-// BIM routes (seed §4.9, project:bim, 13 operations): viewers read, editors write.
+// BIM routes (project:bim, 13 operations): viewers read, editors write.
 //   Captures   GET/POST …/bim, GET …/bim/{datetime} (nearest; JSON or the image), DELETE …/bim/{capture_id}
 //   Pending    GET/POST …/bim/pending
 //   Parameters GET/POST …/bim/camera-parameters
@@ -11,9 +11,11 @@ import { fromPathCamera, scoped } from '../access/policy.js';
 import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
 import { MAX_PAGE_SIZE, PageMeta } from '../../lib/http/pagination.js';
 import { actingUserId } from '../http/principal-helpers.js';
-import { BimCapture, BimLayer, BimPending, CameraParameters, CameraParametersBody, PENDING_STATUSES } from './bim-records.js';
+import { BimCapture, BimLayer, BimPending, CameraParameters, CameraParametersBody } from './bim-records.js';
+import { PENDING_STATUSES } from './bim-tables.js';
 import { uploadBodyLimit } from './bim-image.js';
 import { sendImage, wantsImage } from './image-reply.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const CameraExid = Type.String({ minLength: 1, maxLength: 64 });
 const Id = Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$' });
@@ -77,10 +79,10 @@ const jsonOrImage = <T extends Parameters<typeof Type.Array>[0]>(json: T, what: 
   content: { 'application/json': { schema: json }, 'image/png': { schema: Binary }, 'image/jpeg': { schema: Binary }, 'image/webp': { schema: Binary } },
 });
 
-export async function bimRoutes(fastify: FastifyInstance): Promise<void> {
+export const bimRoutes = defineRoutes('bim-routes', ['bim', 'config'], async (fastify, { bim, config }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { captures, layers } = app.platform.bim;
-  const bodyLimit = uploadBodyLimit(app.platform.config.bim, app.platform.config.bodyLimit);
+  const { captures, layers } = bim;
+  const bodyLimit = uploadBodyLimit(config.bim, config.bodyLimit);
   const tags = ['bim'];
   const read = scoped(['project:bim'], { project: fromPathCamera, role: 'viewer' });
   const write = scoped(['project:bim'], { project: fromPathCamera, role: 'editor' });
@@ -237,4 +239,4 @@ export async function bimRoutes(fastify: FastifyInstance): Promise<void> {
       return reply.code(204).send(null);
     },
   );
-}
+});

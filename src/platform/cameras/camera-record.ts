@@ -1,9 +1,9 @@
-// The camera record as the API shows it (shapes from platform-anchor.md). Connection details are
+// The camera record as the API shows it (in Evercam's shapes, which clients know). Connection details are
 // write-only and never part of it.
 import { Type, type Static } from 'typebox';
 import { toBool } from '../../lib/db/index.js';
 import { Nullable, StringEnum } from '../../lib/http/schemas.js';
-import type { CamerasTable } from '../../lib/db/schema.js';
+import type { CamerasTable } from './cameras-tables.js';
 
 export const CameraRecord = Type.Object(
   {

@@ -1,4 +1,4 @@
-// Camera settings (seed §4.9, project:settings): what a project's admins change about a camera, and its
+// Camera settings (project:settings, docs/settings.md): what a project's admins change about a camera, and its
 // deletion. Connection credentials are write-only: the settings show the URLs, the user name and
 // whether a password is set, never the password. Cloud recording settings go through the recordings'
 // own service (the same one the people-only `/cloud-recordings` endpoints use).
@@ -12,6 +12,7 @@ import { AuditPage } from '../audit/audit-schemas.js';
 import { RecordingSettings, RecordingSettingsUpdate } from '../recordings/recording-settings.js';
 import { CameraSettings } from './camera-settings-service.js';
 import { settingsActor } from '../projects/settings-actor.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const Params = Type.Object({ camera_exid: Type.String({ minLength: 1, maxLength: 64 }) });
 const Url = (what: string) => Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 2048, description: what })));
@@ -34,9 +35,8 @@ const Health = Type.Object({
   tested: Type.String({ description: 'stored: the saved connection; given: the body’s details (not saved)' }),
 });
 
-export async function cameraSettingsRoutes(fastify: FastifyInstance): Promise<void> {
+export const cameraSettingsRoutes = defineRoutes('camera-settings-routes', ['cameraSettings'], async (fastify, { cameraSettings }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { cameraSettings } = app.platform;
   const tags = ['settings'];
   const settings = (role: Role) => ({ access: scoped(['project:settings'], { project: fromPathCamera, role }) });
   const exid = (req: { params: { camera_exid: string } }) => req.params.camera_exid;
@@ -216,4 +216,4 @@ export async function cameraSettingsRoutes(fastify: FastifyInstance): Promise<vo
       return reply.code(204).send(null);
     },
   );
-}
+});

@@ -3,11 +3,11 @@
 // deletion. Every change drops the camera's cached facts; a connection change also stops its live
 // stream, so the next viewer gets the new address. Changes are audit events on the camera.
 import { Type, type Static } from 'typebox';
-import type { Db } from '../../lib/db/index.js';
+import type { PlatformDb } from '../db/database.js';
 import { validation } from '../../lib/errors.js';
 import { Nullable, StringEnum } from '../../lib/http/schemas.js';
 import { toBool } from '../../lib/db/index.js';
-import type { CamerasTable } from '../../lib/db/schema.js';
+import type { CamerasTable } from './cameras-tables.js';
 import { SYSTEM_CONTEXT } from '../audit/audit-log.js';
 import type { AuditLog } from '../audit/audit-log.js';
 import type { ConnectionDetails, HealthResult } from './connection/camera-connection.js';
@@ -18,6 +18,7 @@ import type { DeletionHooks } from '../lifecycle/deletion-hooks.js';
 import { isTimeZone } from '../projects/project-record.js';
 import { RecordingSettings, type RecordingSettingsService, type RecordingSettingsUpdate } from '../recordings/recording-settings.js';
 import type { CameraTeardown } from './camera-teardown.js';
+import type { CacheRegistry } from '../../lib/cache/index.js';
 import type { SettingsActor } from '../projects/project-settings-service.js';
 
 export const ConnectionView = Type.Object(
@@ -69,18 +70,19 @@ const parseConnection = (text: string): ConnectionDetails => {
 
 export class CameraSettingsService {
   constructor(
-    private readonly db: Db,
+    private readonly db: PlatformDb,
     private readonly cameras: CamerasService,
     private readonly connections: CameraConnections,
-    private readonly recordings: () => RecordingSettingsService,
+    private readonly recordings: RecordingSettingsService,
     private readonly audit: AuditLog,
     private readonly hooks: DeletionHooks,
     private readonly teardown: CameraTeardown,
+    private readonly caches: CacheRegistry,
   ) {}
 
   async get(exid: string): Promise<CameraSettings> {
     const row = await this.cameras.row(exid);
-    const full = await this.db.kysely.selectFrom('cameras').select(['updated_at', 'heading', 'fov']).where('id', '=', row.id).executeTakeFirst();
+    const full = await cameraRepo.cameraSettingsExtras(this.db, row.id);
     const c = parseConnection(row.connection);
     return {
       exid: row.exid,
@@ -96,7 +98,7 @@ export class CameraSettingsService {
         row.kind === 'simulated'
           ? null
           : { snapshot_url: c.snapshot_url ?? null, rtsp_url: c.rtsp_url ?? null, onvif_url: c.onvif_url ?? null, username: c.username ?? null, password_set: !!c.password },
-      recording: await this.recordings().get(exid),
+      recording: await this.recordings.get(exid),
       updated_at: full?.updated_at ?? row.created_at,
     };
   }
@@ -104,7 +106,7 @@ export class CameraSettingsService {
   private async change(actor: SettingsActor, exid: string, set: Partial<CamerasTable>, what: string, details: Record<string, unknown>): Promise<CameraSettings> {
     const row = await this.cameras.row(exid);
     await cameraRepo.updateCamera(this.db, row.id, { ...set, updated_at: new Date().toISOString() });
-    this.teardown.forget(exid);
+    this.caches.forget([{ kind: 'camera', id: exid }]);
     await this.record(actor, `camera.${what}`, { type: 'camera', id: exid }, { project_exid: row.project_exid, ...details });
     return this.get(exid);
   }
@@ -141,7 +143,7 @@ export class CameraSettingsService {
     const out = await this.change(actor, exid, { timezone }, 'timezone_changed', { from: before, to: timezone });
     // The recorder's schedule windows are in the camera's local time: let it reload.
     const row = await this.cameras.row(exid);
-    this.recordings().onChange(row.id);
+    this.recordings.onChange(row.id);
     return out;
   }
 
@@ -174,6 +176,7 @@ export class CameraSettingsService {
     const row = await this.cameras.row(exid);
     const details = await this.resolveConnection(exid, input);
     await this.teardown.stop(exid);
+    this.caches.forget([{ kind: 'camera-stream', id: exid }]);
     const clean = JSON.parse(JSON.stringify(details)) as ConnectionDetails;
     return this.change(actor, exid, { connection: JSON.stringify(clean), kind: 'ip', status: 'waiting' }, 'connection_changed', {
       from_kind: row.kind,
@@ -194,11 +197,11 @@ export class CameraSettingsService {
   }
 
   recording(exid: string) {
-    return this.recordings().get(exid);
+    return this.recordings.get(exid);
   }
 
   async setRecording(actor: SettingsActor, exid: string, input: RecordingSettingsUpdate) {
-    const out = await this.recordings().update(exid, actor.userId, input);
+    const out = await this.recordings.update(exid, actor.userId, input);
     await this.record(actor, 'camera.recording_changed', { type: 'camera', id: exid }, { ...input });
     return out;
   }
@@ -212,9 +215,10 @@ export class CameraSettingsService {
     const row = await this.cameras.row(exid);
     await this.hooks.beforeCameraDelete({ id: row.id, exid: row.exid, projectId: row.project_id });
     await this.teardown.stop(exid);
-    await this.db.kysely.deleteFrom('cameras').where('id', '=', row.id).execute();
-    this.teardown.forget(exid);
-    this.recordings().onChange(row.id);
+    this.caches.forget([{ kind: 'camera-stream', id: exid }]);
+    await cameraRepo.deleteCamera(this.db, row.id);
+    this.caches.forget([{ kind: 'camera', id: exid }]);
+    this.recordings.onChange(row.id);
     // On the project, so the project's history shows it once the camera is gone.
     await this.record(actor, 'camera.deleted', { type: 'project', id: row.project_exid }, { project_exid: row.project_exid, camera_exid: exid, name: row.name });
   }

@@ -1,18 +1,13 @@
-// What a camera leaves in memory: the cameras' row cache, the access directory's entry, a running live
-// stream and its probe results. Dropped when its connection changes and when it is deleted.
-import type { CamerasService } from './cameras-service.js';
+// What a camera runs in memory: its live stream, stopped when its connection changes and when it is
+// deleted. What is cached about it goes by forgetting its `camera` and `camera-stream` facts where the
+// change is made (docs/architecture.md, Caches).
 import type { LiveViewService } from '../live-view/live-view-service.js';
 
 export class CameraTeardown {
-  constructor(private readonly platform: () => { cameras: CamerasService; liveView: LiveViewService }) {}
+  constructor(private readonly deps: { liveView: LiveViewService }) {}
 
-  /** Stops the camera's live stream (ffmpeg) and forgets its stream details. */
+  /** Stops the camera's live stream (ffmpeg). */
   async stop(exid: string): Promise<void> {
-    await this.platform().liveView.forgetCamera(exid);
-  }
-
-  /** Drops the cached row, record, health and directory entry. */
-  forget(exid: string): void {
-    this.platform().cameras.forget(exid);
+    await this.deps.liveView.stopStream(exid);
   }
 }

@@ -1,16 +1,19 @@
 // Cameras: created by a project's admins, seen by its members, checked for real through their connection.
-// Camera rows are cached by exid (the hottest read of the API); every write here drops the entry.
-import type { Db } from '../../lib/db/index.js';
+// Camera rows are cached by exid (the hottest read of the API); every write forgets the camera
+// (docs/architecture.md, Caches).
+import type { Cache, CacheFact, CacheRegistry } from '../../lib/cache/index.js';
+import type { PlatformDb } from '../db/database.js';
 import { ApiError, validation } from '../../lib/errors.js';
-import type { AccessDirectory } from '../access/directory.js';
 import type { Role } from '../access/policy.js';
+import type { CamerasTable } from './cameras-tables.js';
 import { isTimeZone, makeExid } from '../projects/project-record.js';
 import type { ConnectionDetails, HealthResult } from './connection/camera-connection.js';
 import { toCameraRecord, type CameraRecord, type CameraRow } from './camera-record.js';
 import type { CameraConnections } from './connection/connections.js';
-import { listReadings, recordReading, voltageSummary, type ReadingFilter } from './battery-readings.js';
+import { listReadings, recordReading, voltageSummary, type ReadingFilter } from './battery-readings-repository.js';
 import { DEFAULT_SIM_STATE, type SimState } from './connection/simulated-camera.js';
 import * as repo from './cameras-repository.js';
+import { projectRowByIdOrThrow } from '../projects/projects-repository.js';
 import { newId } from '../../lib/ids.js';
 
 export interface NewCamera {
@@ -24,6 +27,10 @@ export interface NewCamera {
 }
 
 const HEALTH_TTL_MS = 5000;
+/** How long a cached camera row may lag a change another process made (this one's own changes forget it at once). */
+const CAMERA_TTL_MS = 60_000;
+
+const cameraFacts = (exid: string): CacheFact[] => [{ kind: 'camera', id: exid }];
 
 function checkUrl(value: string | undefined, field: string, protocols: string[]): string | undefined {
   if (value === undefined) return undefined;
@@ -54,20 +61,24 @@ export function checkConnection(c: ConnectionDetails): ConnectionDetails {
 }
 
 export class CamerasService {
-  private readonly rows = new Map<string, CameraRow>();
-  private readonly records = new Map<string, CameraRecord>();
-  private readonly health = new Map<string, HealthResult>();
+  private readonly rows: Cache<string, CameraRow>;
+  private readonly records: Cache<string, CameraRecord>;
+  private readonly health: Cache<string, HealthResult>;
 
   constructor(
-    private readonly db: Db,
-    private readonly directory: AccessDirectory,
+    private readonly db: PlatformDb,
+    private readonly caches: CacheRegistry,
     private readonly connections: CameraConnections,
-  ) {}
+  ) {
+    this.rows = caches.create('cameras.rows', { max: 20_000, ttlMs: CAMERA_TTL_MS, facts: cameraFacts });
+    this.records = caches.create('cameras.records', { max: 20_000, ttlMs: CAMERA_TTL_MS, facts: cameraFacts });
+    this.health = caches.create('cameras.health', { max: 20_000, ttlMs: HEALTH_TTL_MS, facts: cameraFacts });
+  }
 
   async create(authorId: string, input: NewCamera): Promise<CameraRecord> {
     const name = input.name.trim();
     if (!name) throw validation('name', 'must not be blank');
-    const project = await this.db.kysely.selectFrom('projects').select(['timezone']).where('id', '=', input.project.id).executeTakeFirstOrThrow();
+    const project = await projectRowByIdOrThrow(this.db, input.project.id);
     const timezone = input.timezone ?? project.timezone;
     if (!isTimeZone(timezone)) throw validation('timezone', `unknown time zone ${timezone}`);
     let connection: ConnectionDetails = {};
@@ -101,26 +112,13 @@ export class CamerasService {
 
   /** The camera row, from the cache when present. */
   async row(exid: string): Promise<CameraRow> {
-    let row = this.rows.get(exid);
-    if (!row) {
-      row = await repo.cameraByExid(this.db, exid);
-      if (!row) throw new ApiError('NOT_FOUND', 'Camera not found');
-      if (this.rows.size >= 20_000) {
-        this.rows.clear();
-        this.records.clear();
-      }
-      this.rows.set(exid, row);
-    }
+    const row = await this.rows.load(exid, async () => (await repo.cameraByExid(this.db, exid)) ?? undefined);
+    if (!row) throw new ApiError('NOT_FOUND', 'Camera not found');
     return row;
   }
 
   async get(exid: string): Promise<CameraRecord> {
-    let record = this.records.get(exid);
-    if (!record) {
-      record = toCameraRecord(await this.row(exid));
-      this.records.set(exid, record);
-    }
-    return record;
+    return this.records.load(exid, async () => toCameraRecord(await this.row(exid)));
   }
 
   async list(visible: ReadonlyMap<string, Role>, onlyProject?: string): Promise<CameraRecord[]> {
@@ -134,7 +132,7 @@ export class CamerasService {
     if (cached && Date.now() - Date.parse(cached.checked_at) < HEALTH_TTL_MS) return cached;
     const row = await this.row(exid);
     const result = await this.connections.connect(row).check();
-    const set: { status: string; last_checked_at: string; updated_at: string; last_online_at?: string } = {
+    const set: { status: CamerasTable['status']; last_checked_at: string; updated_at: string; last_online_at?: string } = {
       status: result.status,
       last_checked_at: result.checked_at,
       updated_at: result.checked_at,
@@ -142,7 +140,7 @@ export class CamerasService {
     if (result.status === 'online') set.last_online_at = result.checked_at;
     await repo.updateCamera(this.db, row.id, set);
     if (result.battery) await recordReading(this.db, row.id, new Date(result.checked_at), result.battery.voltage, result.battery.percentage);
-    this.forget(exid);
+    this.caches.forget(cameraFacts(exid));
     this.health.set(exid, result);
     return result;
   }
@@ -164,7 +162,7 @@ export class CamerasService {
   }
 
   async projectReadings(projectId: string, f: ReadingFilter) {
-    const cams = await this.db.kysely.selectFrom('cameras').select('id').where('project_id', '=', projectId).execute();
+    const cams = await repo.camerasOfProject(this.db, projectId);
     return listReadings(this.db, cams.map((c) => c.id), f);
   }
 
@@ -181,14 +179,6 @@ export class CamerasService {
     const row = await this.row(exid);
     if (row.kind !== 'simulated') throw new ApiError('BAD_REQUEST', 'Only the simulated camera keeps its state here');
     await repo.updateCamera(this.db, row.id, { sim_state: JSON.stringify(state), updated_at: new Date().toISOString() });
-    this.forget(exid);
-  }
-
-  /** Drops cached facts about a camera after any change to it. */
-  forget(exid: string): void {
-    this.rows.delete(exid);
-    this.records.delete(exid);
-    this.health.delete(exid);
-    this.directory.forgetCamera(exid);
+    this.caches.forget(cameraFacts(exid));
   }
 }

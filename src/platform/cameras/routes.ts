@@ -1,4 +1,4 @@
-// Cameras (seed §4.5, cameras:read), camera creation (contract §4, people only) and notes.
+// Cameras (cameras:read), camera creation (people only, owners and admins: docs/access-model.md) and notes.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -7,6 +7,7 @@ import { errorResponses, Nullable } from '../../lib/http/schemas.js';
 import { actingUserId, allowedProject } from '../http/principal-helpers.js';
 import { ReadingsPage, ReadingsQuery } from '../projects/routes.js';
 import { CameraRecord } from './camera-record.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const CameraParams = Type.Object({ camera_exid: Type.String({ minLength: 1, maxLength: 64 }) });
 const Url = Type.String({ minLength: 1, maxLength: 2048 });
@@ -45,9 +46,8 @@ const VoltageSummary = Type.Object({
   days: Type.Array(DayStat),
 });
 
-export async function cameraRoutes(fastify: FastifyInstance): Promise<void> {
+export const cameraRoutes = defineRoutes('camera-routes', ['cameras', 'directory'], async (fastify, { cameras, directory }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { cameras, directory } = app.platform;
   const tags = ['cameras'];
   const read = scoped(['cameras:read'], { project: fromPathCamera });
   const exidOf = (req: { params: { camera_exid: string } }) => req.params.camera_exid;
@@ -144,4 +144,4 @@ export async function cameraRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (req) => cameras.voltageSummary(exidOf(req), req.query),
   );
-}
+});

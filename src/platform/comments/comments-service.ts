@@ -2,15 +2,18 @@
 // archived and unarchived, and mentioning members (`@email` in the text, or a list of user ids) who are
 // then notified. Mentions of people outside the project are ignored, not refused: the text stays as
 // written and nobody outside learns of it. Only the author or a project admin edits or deletes.
-import type { Db } from '../../lib/db/index.js';
+import type { PlatformDb } from '../db/database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { pageMeta, pageOffset, type PageMeta } from '../../lib/http/pagination.js';
 import { newId } from '../../lib/ids.js';
-import type { ProjectRef } from '../access/directory.js';
+import type { ProjectRef } from '../directory/directory.js';
 import { roleAllows, type Role } from '../access/policy.js';
 import { instantOrFail, rangeOrFail } from '../anpr/time.js';
 import type { NotificationsService } from '../notifications/notifications-service.js';
 import * as repo from './comments-repository.js';
+import { cameraOfProject } from '../cameras/cameras-repository.js';
+import { membersAmong } from '../members/members-repository.js';
+import { emailsOf, usersAmong } from '../users/users-repository.js';
 
 export interface Position2d {
   x: number;
@@ -57,7 +60,7 @@ function checkPosition(p: Position2d): Position2d {
 
 export class CommentsService {
   constructor(
-    private readonly db: Db,
+    private readonly db: PlatformDb,
     private readonly notifications: NotificationsService,
   ) {}
 
@@ -65,7 +68,7 @@ export class CommentsService {
     const range = rangeOrFail(q.from, q.to);
     let cameraId: string | undefined;
     if (q.camera_exid !== undefined) {
-      const cam = await repo.cameraOfProject(this.db, project.id, q.camera_exid);
+      const cam = await cameraOfProject(this.db, project.id, q.camera_exid);
       if (!cam) throw validation('camera_exid', `camera ${q.camera_exid} is not a camera of this project`);
       cameraId = cam.id;
     }
@@ -80,7 +83,7 @@ export class CommentsService {
   }
 
   async create(project: ProjectRef, actor: Actor, input: { camera_exid: string; timestamp: string; position2d: Position2d; content: string; mentions?: string[] }): Promise<Comment> {
-    const camera = await repo.cameraOfProject(this.db, project.id, input.camera_exid);
+    const camera = await cameraOfProject(this.db, project.id, input.camera_exid);
     if (!camera) throw validation('camera_exid', `camera ${input.camera_exid} is not a camera of this project`);
     const at = instantOrFail(input.timestamp, 'timestamp');
     const position = checkPosition(input.position2d);
@@ -132,11 +135,14 @@ export class CommentsService {
 
   /** Notifies the members mentioned (by e-mail in the text or by id) who were not notified before. */
   private async notifyMentions(project: ProjectRef, commentId: string, authorId: string, already: string[], content: string, ids: string[]): Promise<void> {
-    const members = await repo.membersAmong(this.db, project.id, mentionedEmails(content), [...new Set(ids)]);
+    // The people named, then those of them who are members of the project.
+    const named = await usersAmong(this.db, mentionedEmails(content), [...new Set(ids)]);
+    const memberIds = await membersAmong(this.db, project.id, named.map((m) => m.id));
+    const members = named.filter((m) => memberIds.has(m.id));
     const fresh = members.filter((m) => m.id !== authorId && !already.includes(m.id));
     if (fresh.length === 0) return;
     const comment = (await repo.commentById(this.db, project.id, commentId))!;
-    const author = (await repo.emailOf(this.db, authorId)) ?? 'Someone';
+    const author = (await emailsOf(this.db, [authorId])).get(authorId) ?? 'Someone';
     for (const m of fresh) {
       await this.notifications.notify(m.id, 'mention', `${author} mentioned you in a comment on camera ${comment.camera_exid}`, {
         camera_exid: comment.camera_exid,
@@ -149,7 +155,7 @@ export class CommentsService {
   }
 
   private async toComments(rows: repo.CommentRow[]): Promise<Comment[]> {
-    const emails = await repo.emailsOf(this.db, [...new Set(rows.flatMap((r) => JSON.parse(r.mentions) as string[]))]);
+    const emails = await emailsOf(this.db, [...new Set(rows.flatMap((r) => JSON.parse(r.mentions) as string[]))]);
     return rows.map((r) => ({
       id: r.id,
       camera_exid: r.camera_exid,

@@ -1,4 +1,4 @@
-// Comments on a project's cameras (seed §4.9, project:comments): list, get, create, edit (incl. archive), delete.
+// Comments on a project's cameras (project:comments): list, get, create, edit (incl. archive), delete.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -6,6 +6,7 @@ import { fromPathProject, scoped } from '../access/policy.js';
 import { errorResponses, Nullable, StringEnum } from '../../lib/http/schemas.js';
 import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
 import { actingUserId, allowedProject } from '../http/principal-helpers.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const Params = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });
 const IdParams = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }), id: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -28,9 +29,8 @@ const Comment = Type.Object({
   updated_at: Type.String(),
 });
 
-export async function commentRoutes(fastify: FastifyInstance): Promise<void> {
+export const commentRoutes = defineRoutes('comment-routes', ['comments'], async (fastify, { comments }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { comments } = app.platform;
   const tags = ['comments'];
   const read = scoped(['project:comments'], { project: fromPathProject });
   const write = scoped(['project:comments'], { project: fromPathProject, role: 'editor' });
@@ -110,4 +110,4 @@ export async function commentRoutes(fastify: FastifyInstance): Promise<void> {
       return reply.code(204).send(null);
     },
   );
-}
+});

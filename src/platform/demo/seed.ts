@@ -1,8 +1,8 @@
 // Demo data for `overlook up`: created once, on first start, through the same services the API uses.
 import { randomBytes } from 'node:crypto';
 import { createUser } from '../users/create-user.js';
-import { findUserByEmail } from '../users/user-record.js';
-import type { PlatformServices } from '../services.js';
+import { findUserByEmail } from '../users/users-repository.js';
+import type { Needs } from '../plugins/feature.js';
 
 export interface DemoData {
   email: string;
@@ -13,7 +13,7 @@ export interface DemoData {
 
 export const DEMO_EMAIL = 'demo@overlook.local';
 
-export async function seedDemoData(s: PlatformServices): Promise<DemoData | null> {
+export async function seedDemoData(s: Needs<'db' | 'projects' | 'directory' | 'cameras' | 'recordingSettings'>): Promise<DemoData | null> {
   if (await findUserByEmail(s.db, DEMO_EMAIL)) return null;
   const password = randomBytes(9).toString('base64url');
   const user = await createUser(s.db, { email: DEMO_EMAIL, password, firstname: 'Demo', lastname: 'User' });

@@ -1,4 +1,4 @@
-// Developer apps (contract §6: /v2/developer/apps is closed to API keys): a person's own OAuth clients,
+// Developer apps (/v2/developer/apps is closed to API keys: docs/access-model.md): a person's own OAuth clients,
 // the ones that sign people in through the authorization server at /oauth.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -7,6 +7,7 @@ import { peopleOnly } from '../access/policy.js';
 import { errorResponses, Nullable, Timestamp } from '../../lib/http/schemas.js';
 import { actingUserId } from '../http/principal-helpers.js';
 import { DeveloperAppsService } from './developer-apps-service.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const AppId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const Name = Type.String({ minLength: 1, maxLength: 100, description: 'Shown to people on the consent page' });
@@ -32,9 +33,9 @@ const AppRecord = Type.Object({
 });
 const AppWithSecret = Type.Intersect([AppRecord, Type.Object({ client_secret: Type.Optional(Type.String({ description: 'Confidential apps only; shown this once' })) })]);
 
-export async function developerAppRoutes(fastify: FastifyInstance): Promise<void> {
+export const developerAppRoutes = defineRoutes('developer-app-routes', ['db', 'oauth'], async (fastify, { db, oauth }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const apps = new DeveloperAppsService(app.platform.db, app.oauth);
+  const apps = new DeveloperAppsService(db, oauth);
   const config = { access: peopleOnly() };
   const tags = ['developer-apps'];
 
@@ -70,4 +71,4 @@ export async function developerAppRoutes(fastify: FastifyInstance): Promise<void
       return reply.code(204).send(null);
     },
   );
-}
+});

@@ -1,78 +1,77 @@
 // The facts the access layer needs on every request, cached in memory: which project an exid or a
-// camera belongs to, and each person's role per project. Writers call the `forget…` methods so a change
-// (membership, role, deletion) takes effect on the very next request.
-import type { Db } from '../../lib/db/index.js';
-import { isRole, type Role } from './policy.js';
-import type { Principal } from './principal.js';
-import type { ProjectFact } from './decide.js';
+// camera belongs to, and each person's role per project. Writers forget the facts they change
+// (`CacheRegistry.forget`: membership, role, deletion) so a change takes effect on the very next
+// request (docs/architecture.md, Caches).
+import type { Cache, CacheRegistry } from '../../lib/cache/index.js';
+import type { PlatformDb } from '../db/database.js';
+import { isRole, type Role } from '../access/policy.js';
+import type { Principal } from '../access/principal.js';
+import type { ProjectFact } from '../access/decide.js';
+import { projectIdOfCamera } from '../cameras/cameras-repository.js';
+import { membershipsOf } from '../members/members-repository.js';
+import { projectRefByExid, projectRefById } from '../projects/projects-repository.js';
 
 export interface ProjectRef {
   id: string;
   exid: string;
 }
 
-/** A Map that forgets its oldest entries past a size, so hostile lookups cannot grow memory without bound. */
-class BoundedMap<K, V> extends Map<K, V> {
-  constructor(private readonly limit: number) {
-    super();
-  }
-  override set(key: K, value: V): this {
-    if (this.size >= this.limit && !this.has(key)) {
-      const oldest = this.keys().next();
-      if (!oldest.done) this.delete(oldest.value);
-    }
-    return super.set(key, value);
-  }
-}
-
 const NOT_FOUND: ProjectFact = { found: false };
 
-export class AccessDirectory {
-  private readonly projectsByExid = new BoundedMap<string, ProjectRef | null>(10_000);
-  private readonly projectsByCamera = new BoundedMap<string, ProjectRef | null>(50_000);
-  private readonly memberships = new BoundedMap<string, Map<string, Role>>(10_000);
+/** How long a cached access fact may lag a change another process made (this one's own changes forget it at once). */
+const DIRECTORY_TTL_MS = 60_000;
 
-  constructor(private readonly db: Db) {}
+export class AccessDirectory {
+  /** Bounded, so hostile lookups cannot grow memory; unknown exids are not kept. */
+  private readonly projectsByExid: Cache<string, ProjectRef>;
+  private readonly projectsByCamera: Cache<string, ProjectRef>;
+  private readonly memberships: Cache<string, ReadonlyMap<string, Role>>;
+
+  constructor(
+    private readonly db: PlatformDb,
+    caches: CacheRegistry,
+  ) {
+    this.projectsByExid = caches.create('access.projects-by-exid', { max: 10_000, ttlMs: DIRECTORY_TTL_MS, facts: (_exid, ref) => [{ kind: 'project', id: ref.id }] });
+    this.projectsByCamera = caches.create('access.projects-by-camera', {
+      max: 50_000,
+      ttlMs: DIRECTORY_TTL_MS,
+      facts: (camera, ref) => [
+        { kind: 'camera', id: camera },
+        { kind: 'project', id: ref.id },
+      ],
+    });
+    // Tagged with each of its projects too: deleting a project drops every person's roles that name it.
+    this.memberships = caches.create('access.memberships', {
+      max: 10_000,
+      ttlMs: DIRECTORY_TTL_MS,
+      facts: (userId, roles) => [{ kind: 'user-roles', id: userId }, ...[...roles.keys()].map((id) => ({ kind: 'project' as const, id }))],
+    });
+  }
 
   async projectByExid(exid: string): Promise<ProjectFact> {
-    let ref = this.projectsByExid.get(exid);
-    if (ref === undefined) {
-      const row = await this.db.kysely.selectFrom('projects').select(['id', 'exid']).where('exid', '=', exid).executeTakeFirst();
-      ref = row ?? null;
-      if (ref) this.projectsByExid.set(exid, ref);
-    }
+    const ref = await this.projectsByExid.load(exid, async () => (await projectRefByExid(this.db, exid)) ?? undefined);
     return ref ? { found: true, ...ref } : NOT_FOUND;
   }
 
   async projectOfCamera(cameraExid: string): Promise<ProjectFact> {
-    let ref = this.projectsByCamera.get(cameraExid);
-    if (ref === undefined) {
-      const row = await this.db.kysely
-        .selectFrom('cameras')
-        .innerJoin('projects', 'projects.id', 'cameras.project_id')
-        .select(['projects.id as id', 'projects.exid as exid'])
-        .where('cameras.exid', '=', cameraExid)
-        .executeTakeFirst();
-      ref = row ?? null;
-      if (ref) this.projectsByCamera.set(cameraExid, ref);
-    }
+    const ref = await this.projectsByCamera.load(cameraExid, async () => {
+      const projectId = await projectIdOfCamera(this.db, cameraExid);
+      return (projectId === undefined ? undefined : await projectRefById(this.db, projectId)) ?? undefined;
+    });
     return ref ? { found: true, ...ref } : NOT_FOUND;
   }
 
   async projectById(id: string): Promise<ProjectFact> {
-    const row = await this.db.kysely.selectFrom('projects').select(['id', 'exid']).where('id', '=', id).executeTakeFirst();
+    const row = await projectRefById(this.db, id);
     return row ? { found: true, ...row } : NOT_FOUND;
   }
 
   /** Every project the person is a member of, with their role. */
   async rolesOf(userId: string): Promise<ReadonlyMap<string, Role>> {
-    let roles = this.memberships.get(userId);
-    if (!roles) {
-      const rows = await this.db.kysely.selectFrom('project_members').select(['project_id', 'role']).where('user_id', '=', userId).execute();
-      roles = new Map(rows.filter((r) => isRole(r.role)).map((r) => [r.project_id, r.role as Role]));
-      this.memberships.set(userId, roles);
-    }
-    return roles;
+    return this.memberships.load(userId, async () => {
+      const rows = await membershipsOf(this.db, userId);
+      return new Map(rows.filter((r) => isRole(r.role)).map((r) => [r.project_id, r.role as Role]));
+    });
   }
 
   async roleOf(userId: string, projectId: string): Promise<Role | null> {
@@ -93,19 +92,5 @@ export class AccessDirectory {
       if (role) visible.set(id, role);
     }
     return visible;
-  }
-
-  forgetUser(userId: string): void {
-    this.memberships.delete(userId);
-  }
-
-  forgetProject(project: { id: string; exid: string }): void {
-    this.projectsByExid.delete(project.exid);
-    for (const [cam, ref] of this.projectsByCamera) if (ref?.id === project.id) this.projectsByCamera.delete(cam);
-    this.memberships.clear();
-  }
-
-  forgetCamera(cameraExid: string): void {
-    this.projectsByCamera.delete(cameraExid);
   }
 }

@@ -2,8 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { publicRoute } from '../access/policy.js';
+import { defineRoutes } from '../plugins/feature.js';
 
-export async function healthRoutes(app: FastifyInstance): Promise<void> {
+export const healthRoutes = defineRoutes('health-routes', ['signer'], async (app, { signer }) => {
   app.get(
     '/health',
     {
@@ -24,6 +25,6 @@ export async function healthRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown())) }) },
       },
     },
-    async () => app.platform.signer.jwks,
+    async () => signer.jwks,
   );
-}
+});

@@ -1,4 +1,4 @@
-// The key-management page (contract §1: served by `overlook serve`): static files from `public/keys`,
+// The key-management page (served by `overlook serve`): static files from `public/keys`,
 // plain HTML and browser JavaScript that talk to /v2/api-keys with the person's JWT. No build step.
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';

@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { FastifyBaseLogger } from 'fastify';
+import { inheritedEnv } from '../../lib/config.js';
 import { ApiError } from '../../lib/errors.js';
 import { explainFfmpegError, PLAYLIST_FILE } from './ffmpeg-args.js';
 
@@ -58,7 +59,7 @@ export class HlsStream {
   /** Starts ffmpeg and resolves once the first playlist is written; rejects with 502/504 otherwise. */
   async start(): Promise<void> {
     for (const [name, content] of Object.entries(this.spec.files ?? {})) writeFileSync(join(this.dir, name), content);
-    const child = spawn(this.ffmpeg, this.spec.args, { cwd: this.dir, env: { ...process.env, ...this.spec.env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(this.ffmpeg, this.spec.args, { cwd: this.dir, env: inheritedEnv(this.spec.env), stdio: ['ignore', 'ignore', 'pipe'] });
     this.child = child;
     this.closed = new Promise((resolve) => {
       child.once('close', () => resolve());

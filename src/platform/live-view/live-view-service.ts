@@ -1,4 +1,4 @@
-// Live view (seed §4.6): a snapshot straight from the camera, an HLS stream made on demand by ffmpeg
+// Live view (docs/cameras.md): a snapshot straight from the camera, an HLS stream made on demand by ffmpeg
 // and shared by every viewer of the camera, and the stream's details. Real cameras are reached through
 // their stored connection (credentials stay server-side); the simulated camera's stream is made by ffmpeg.
 import { execFile } from 'node:child_process';
@@ -10,7 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { JwtSigner } from '../../lib/auth/jwt.js';
 import type { PlatformConfig } from '../../lib/config.js';
 import { ApiError } from '../../lib/errors.js';
-import type { AccessDirectory } from '../access/directory.js';
+import type { AccessDirectory } from '../directory/directory.js';
 import { tokenChallenge } from '../access/decide.js';
 import type { Principal } from '../access/principal.js';
 import type { CameraRow } from '../cameras/camera-record.js';
@@ -97,10 +97,9 @@ export class LiveViewService {
     readonly streams: LiveStreams,
   ) {}
 
-  /** Stops the camera's live stream and drops its probe results: its connection changed or it is being deleted. */
-  async forgetCamera(exid: string): Promise<void> {
+  /** Stops the camera's live stream: its connection changed or it is being deleted. */
+  async stopStream(exid: string): Promise<void> {
     await this.streams.stop(exid);
-    this.probe.forgetCamera(exid);
   }
 
   // ---- snapshots
@@ -247,20 +246,4 @@ export class LiveViewService {
       return { ...base, source: 'rtsp', ...none, source_error: err instanceof ProbeError ? err.message : 'the stream could not be read' };
     }
   }
-}
-
-/** Builds live view from the app's config and key; `cameras` is read at call time (the services object is still being built). */
-export function createLiveView(
-  config: PlatformConfig,
-  signer: JwtSigner,
-  log: FastifyBaseLogger,
-  app: () => { cameras: CamerasService; connections: CameraConnections; directory: AccessDirectory },
-): { liveView: LiveViewService; mediaTokens: MediaTokens } {
-  const mediaTokens = new MediaTokens(signer);
-  const streams = new LiveStreams(join(config.dataDir, 'live-hls'), config.ffmpegPath, config.hlsIdleSeconds * 1000, log);
-  const cameras = { row: (exid: string) => app().cameras.row(exid) } as CamerasService;
-  const connections = { connect: (row: CameraRow) => app().connections.connect(row) } as CameraConnections;
-  const directory = { roleOf: (userId: string, projectId: string) => app().directory.roleOf(userId, projectId) };
-  const liveView = new LiveViewService(config, cameras, connections, directory, mediaTokens, new StreamProbe(config.ffprobePath), streams);
-  return { liveView, mediaTokens };
 }

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { JwtSigner } from '../../lib/auth/jwt.js';
-import type { TokenVerifier } from '../access/hook.js';
+import type { TokenVerifier } from '../access/registered-route.js';
 import type { Principal } from '../access/principal.js';
 
 export const MEDIA_AUDIENCE = 'overlook-media';

@@ -1,4 +1,4 @@
-// Live view routes (seed §4.6, camera:live_view): snapshots, the HLS entry point and stream details for
+// Live view routes (camera:live_view): snapshots, the HLS entry point and stream details for
 // people and keys; the media playlist and its segments for whoever holds the media token `/hls` issued.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -7,6 +7,7 @@ import { ApiError } from '../../lib/errors.js';
 import { errorResponses, Nullable, StringEnum, Timestamp } from '../../lib/http/schemas.js';
 import { fromPathCamera, scoped, tokenOnly } from '../access/policy.js';
 import type { MediaClaims } from './media-tokens.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const CameraParams = Type.Object({ camera_exid: Type.String({ minLength: 1, maxLength: 64 }) });
 const SegmentParams = Type.Object({ camera_exid: Type.String({ minLength: 1, maxLength: 64 }), segment: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -46,9 +47,8 @@ const viewerOf = (req: FastifyRequest): MediaClaims => {
   return req.mediaViewer;
 };
 
-export async function liveViewRoutes(fastify: FastifyInstance): Promise<void> {
+export const liveViewRoutes = defineRoutes('live-view-routes', ['liveView'], async (fastify, { liveView }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { liveView } = app.platform;
   const tags = ['live view'];
   const live = scoped(['camera:live_view'], { project: fromPathCamera });
   const media = tokenOnly('media');
@@ -162,4 +162,4 @@ export async function liveViewRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (req) => liveView.streaming(req.params.camera_exid),
   );
-}
+});

@@ -1,8 +1,10 @@
 // Asks ffprobe what a camera's RTSP stream carries (codec, profile, size, frame rate) and over which
 // transport it answers: RTP over the RTSP connection (TCP) first, as most cameras and firewalls
-// prefer, then UDP for servers that only offer that. Answers are cached a while per camera.
+// prefer, then UDP for servers that only offer that. Answers are cached a while per camera, until its
+// connection changes or it is deleted (the `camera-stream` fact; docs/architecture.md, Caches).
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import type { Cache, CacheRegistry } from '../../lib/cache/index.js';
 import { explainFfmpegError, type RtspTransport } from './ffmpeg-args.js';
 
 const run = promisify(execFile);
@@ -37,40 +39,54 @@ export class ProbeError extends Error {
   }
 }
 
-export class StreamProbe {
-  private cache = new Map<string, { at: number; info?: StreamInfo; error?: ProbeError; pending?: Promise<StreamInfo> }>();
+type ProbeResult = { at: number; info: StreamInfo; error?: undefined } | { at: number; info?: undefined; error: ProbeError };
 
-  constructor(private readonly ffprobe: string) {}
+/** The camera a probe key (`<exid>:<hash of the URL>`) names. */
+const cameraOf = (key: string): string => (key.includes(':') ? key.slice(0, key.lastIndexOf(':')) : key);
+
+export class StreamProbe {
+  /**
+   * The last answer per key. No ttl: `cached` serves the last one learnt however old (what a master
+   * playlist announces); `probe` asks again once it is older than CACHE_MS (FAILURE_CACHE_MS for a failure).
+   */
+  private readonly results: Cache<string, ProbeResult>;
+  /** Probes under way, shared by concurrent callers; not a cache: each leaves when it settles. */
+  private readonly running = new Map<string, Promise<StreamInfo>>();
+
+  constructor(
+    private readonly ffprobe: string,
+    caches: CacheRegistry,
+  ) {
+    this.results = caches.create('live-view.stream-probes', { max: 10_000, facts: (key) => [{ kind: 'camera-stream', id: cameraOf(key) }] });
+  }
 
   /** The stream's details; `key` names the camera, `url` may hold credentials and is never echoed. */
   async probe(key: string, url: string): Promise<StreamInfo> {
-    const hit = this.cache.get(key);
-    if (hit?.pending) return hit.pending;
+    const pending = this.running.get(key);
+    if (pending) return pending;
+    const hit = this.results.get(key);
     if (hit?.info && Date.now() - hit.at < CACHE_MS) return hit.info;
     if (hit?.error && Date.now() - hit.at < FAILURE_CACHE_MS) throw hit.error;
-    const pending = this.probeBoth(url).then(
-      (info) => {
-        this.cache.set(key, { at: Date.now(), info });
-        return info;
-      },
-      (err: ProbeError) => {
-        this.cache.set(key, { at: Date.now(), error: err });
-        throw err;
-      },
-    );
-    this.cache.set(key, { at: Date.now(), pending });
-    if (this.cache.size > 10_000) this.cache.delete(this.cache.keys().next().value!);
-    return pending;
+    const probing = this.probeBoth(url)
+      .then(
+        (info) => {
+          this.results.set(key, { at: Date.now(), info });
+          return info;
+        },
+        (err: ProbeError) => {
+          this.results.set(key, { at: Date.now(), error: err });
+          throw err;
+        },
+      )
+      .finally(() => this.running.delete(key));
+    this.running.set(key, probing);
+    return probing;
   }
 
-  /** Drops what was learnt about a camera's streams (keys `<exid>:…`): its connection changed or it is gone. */
-  forgetCamera(exid: string): void {
-    for (const key of [...this.cache.keys()]) if (key.startsWith(`${exid}:`)) this.cache.delete(key);
-  }
-
-  /** What was learnt last, without asking the camera. */
+  /** What was learnt last, without asking the camera (nothing while it is being asked again). */
   cached(key: string): StreamInfo | null {
-    return this.cache.get(key)?.info ?? null;
+    if (this.running.has(key)) return null;
+    return this.results.get(key)?.info ?? null;
   }
 
   private async probeBoth(url: string): Promise<StreamInfo> {

@@ -1,7 +1,8 @@
 // Which recorded frames a clip or timelapse uses: those in the time range, inside the daily schedule
 // (local hours and weekdays in the camera's time zone), thinned evenly to at most `max` frames so a
 // year-long timelapse reads a bounded number of JPEGs.
-import type { SnapshotEntry, SnapshotIndex } from '../recordings/snapshot-index.js';
+import type { SnapshotEntry } from '../recordings/snapshot-index.js';
+import type { SnapshotIndex } from '../recordings/snapshot-index-repository.js';
 import { offsetMinutes } from '../recordings/local-calendar.js';
 
 export interface DailySchedule {

@@ -16,14 +16,13 @@ export class MediaJobRunner {
   private started = false;
   private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
   private timer: NodeJS.Timeout | null = null;
-  /** Called after each job ends (completed or failed), e.g. to notify the requester. */
-  onFinished?: (row: ItemRow) => Promise<void>;
-
   constructor(
     private readonly repo: MediaItemsRepository,
     private readonly deps: RenderDeps,
     private readonly concurrency: number,
     private readonly log: FastifyBaseLogger,
+    /** Told when a render ends, either way (the requester is notified). */
+    private readonly onFinished?: (row: ItemRow) => Promise<void>,
   ) {}
 
   async start(): Promise<void> {

@@ -5,11 +5,12 @@ import type { Readable } from 'node:stream';
 import { newId } from '../../lib/ids.js';
 import { ApiError, notFound, validation } from '../../lib/errors.js';
 import { pageMeta, pageOffset, type PageMeta } from '../../lib/http/pagination.js';
-import type { MediaHubItemsTable } from '../../lib/db/schema.js';
+import type { MediaHubItemsTable } from './media-hub-tables.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import type { ProjectRef } from '../access/directory.js';
+import type { ProjectRef } from '../directory/directory.js';
 import { parseTimestamp } from '../recordings/timestamps.js';
-import { toMediaItem, type ItemRow, type Kind, type MediaItem } from './media-item-record.js';
+import { toMediaItem, type ItemRow, type MediaItem } from './media-item-record.js';
+import type { Kind } from './media-hub-tables.js';
 import type { MediaItemsRepository } from './media-items-repository.js';
 import type { MediaJobRunner } from './job-runner.js';
 import { HHMM, type DailySchedule } from './frame-selection.js';
@@ -200,7 +201,7 @@ export class MediaHubService {
   /** url and file items: ready at once, nothing to render. */
   async create(project: ProjectRef, userId: string, input: ItemInput): Promise<MediaItem> {
     const cameraId = input.camera_exid ? await this.camera(project, input.camera_exid) : null;
-    const common = { title: input.title, is_public: input.public ? 1 : 0, camera_id: cameraId, status: 'completed' };
+    const common = { title: input.title, is_public: input.public ? 1 : 0, camera_id: cameraId, status: 'completed' as const };
     if (input.type === 'url') {
       if (!input.url) throw validation('url', 'is required for url items');
       if (input.file !== undefined) throw validation('file', 'url items take no file');

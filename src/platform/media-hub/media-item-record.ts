@@ -1,16 +1,12 @@
-// The media hub item as the API shows it (Evercam's shapes, platform-anchor.md): exid, title, type,
+// The media hub item as the API shows it (Evercam's shapes): exid, title, type,
 // status, camera_exid, from/to dates, requester_email, media_url, thumbnail_url, public; plus the
 // render options, the failure reason and, per kind, the link or the uploaded file's details.
 import { Type, type Static } from 'typebox';
 import { toBool } from '../../lib/db/index.js';
-import type { MediaHubItemsTable } from '../../lib/db/schema.js';
+import { KINDS, STATUSES, type Kind, type MediaHubItemsTable, type Status } from './media-hub-tables.js';
 import { Nullable, StringEnum } from '../../lib/http/schemas.js';
 
-export const KINDS = ['clip', 'compare', 'timelapse', 'url', 'file'] as const;
-export type Kind = (typeof KINDS)[number];
 export const RENDERED_KINDS: readonly Kind[] = ['clip', 'compare', 'timelapse'];
-export const STATUSES = ['pending', 'processing', 'completed', 'failed'] as const;
-export type Status = (typeof STATUSES)[number];
 
 export const MediaItem = Type.Object(
   {

@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { ObjectStore } from '../storage/object-store.js';
-import type { SnapshotEntry, SnapshotIndex } from '../recordings/snapshot-index.js';
+import type { SnapshotEntry } from '../recordings/snapshot-index.js';
+import type { SnapshotIndex } from '../recordings/snapshot-index-repository.js';
 import { localStamp, selectFrames, type DailySchedule } from './frame-selection.js';
 import { RenderError, runFfmpeg } from './ffmpeg-run.js';
 

@@ -1,4 +1,4 @@
-// Media hub routes (seed §4.9: project:media_hub, 18 operations). Under the project: the item list
+// Media hub routes (project:media_hub, 18 operations: docs/access-model.md). Under the project: the item list
 // (filters, pagination, sort), url/file items, clips, compares and timelapses (create, get, edit,
 // delete), the requesters, and retry of a failed render. Under /v2/media-hub: an item's stored file
 // (MP4, compare GIF, upload) and thumbnail, reached by item id with the project taken from the item.
@@ -11,8 +11,10 @@ import { fromPathProject, fromRecord, scoped } from '../access/policy.js';
 import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
 import { MAX_PAGE_SIZE, PageMeta } from '../../lib/http/pagination.js';
 import { actingUserId, allowedProject } from '../http/principal-helpers.js';
-import { KINDS, MediaItem } from './media-item-record.js';
+import { MediaItem } from './media-item-record.js';
+import { KINDS } from './media-hub-tables.js';
 import { FILE_TYPES } from './uploads.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const ProjectParams = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });
 const Id = Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', description: 'The item id (exid)' });
@@ -106,9 +108,8 @@ const ComparePatch = Type.Object(
 const Requesters = Type.Object({ users: Type.Array(Type.Object({ email: Type.String(), name: Type.Union([Type.String(), Type.Null()]), count: Type.Integer() })) });
 const Binary = Type.Unsafe<Buffer | Readable>({ type: 'string', format: 'binary' });
 
-export async function mediaHubRoutes(fastify: FastifyInstance): Promise<void> {
+export const mediaHubRoutes = defineRoutes('media-hub-routes', ['mediaHub', 'config'], async (fastify, { mediaHub, config }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { mediaHub, config } = app.platform;
   const tags = ['media-hub'];
   const read = scoped(['project:media_hub'], { project: fromPathProject });
   const write = scoped(['project:media_hub'], { project: fromPathProject, role: 'editor' });
@@ -228,4 +229,4 @@ export async function mediaHubRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (req, reply) => reply.type('image/jpeg').header('cache-control', 'private, max-age=300').send(await mediaHub.thumbnail(req.params.id)),
   );
-}
+});

@@ -40,7 +40,7 @@ export function checkedFile(raw: string, declared: string | undefined, maxBytes:
 export async function checkedLogo(raw: string, maxBytes: number): Promise<Buffer> {
   const bytes = decodeBase64('logo', raw, maxBytes);
   const type = sniff(bytes);
-  if (!type || !type.startsWith('image/')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'logo: must be a PNG, JPEG, WebP or GIF image');
+  if (!type?.startsWith('image/')) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'logo: must be a PNG, JPEG, WebP or GIF image');
   try {
     return await sharp(bytes, { limitInputPixels: 40_000_000 }).resize({ width: 1024, height: 1024, fit: 'inside', withoutEnlargement: true }).png().toBuffer();
   } catch {

@@ -1,12 +1,15 @@
-// Project members and their roles (contract §4). The access layer has already checked that the actor
+// Project members and their roles (docs/access-model.md, Roles). The access layer has already checked that the actor
 // is an admin of the project; this enforces the ladder's own rules: exactly one owner, changed only
 // by transfer, and nobody grants a role above their own.
-import type { Db } from '../../lib/db/index.js';
+import type { PlatformDb } from '../db/database.js';
 import { ApiError, validation } from '../../lib/errors.js';
-import type { AccessDirectory } from '../access/directory.js';
+import type { CacheRegistry } from '../../lib/cache/index.js';
 import { isRole, roleAllows, type Role } from '../access/policy.js';
 import type { NotificationsService } from '../notifications/notifications-service.js';
-import { findUserByEmail } from '../users/user-record.js';
+import { findUserByEmail } from '../users/users-repository.js';
+import { inTransaction } from '../../lib/db/transaction.js';
+import { dropProjectFromKeysOf } from '../api-keys/api-keys-repository.js';
+import * as repo from './members-repository.js';
 import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/audit-log.js';
 
 export interface Actor {
@@ -22,13 +25,8 @@ export interface ProjectRef {
 }
 
 export class MembersService {
-  /** Set by the app: drops cached API keys of a person whose memberships changed. */
-  onMembershipRemoved: (userId: string) => void = () => {};
-  /** Set by the app: member and role changes are audit events. */
-  audit?: AuditLog;
-
   private async audited(actor: Actor, action: string, project: ProjectRef, userId: string, details: Record<string, unknown>) {
-    await this.audit?.record(actor.audit ?? { ...SYSTEM_CONTEXT, actorUserId: actor.userId }, {
+    await this.audit.record(actor.audit ?? { ...SYSTEM_CONTEXT, actorUserId: actor.userId }, {
       action: `member.${action}`,
       subjectUserId: userId,
       target: { type: 'project', id: project.exid },
@@ -37,20 +35,16 @@ export class MembersService {
   }
 
   constructor(
-    private readonly db: Db,
-    private readonly directory: AccessDirectory,
+    private readonly db: PlatformDb,
+    /** Each change forgets the person's cached roles; a removal their keys too (docs/architecture.md, Caches). */
+    private readonly caches: CacheRegistry,
     private readonly notifications: NotificationsService,
+    /** Member and role changes are audit events. */
+    private readonly audit: AuditLog,
   ) {}
 
   list(projectId: string) {
-    return this.db.kysely
-      .selectFrom('project_members')
-      .innerJoin('users', 'users.id', 'project_members.user_id')
-      .select(['users.id as user_id', 'users.email', 'users.firstname', 'users.lastname', 'project_members.role', 'project_members.created_at'])
-      .where('project_members.project_id', '=', projectId)
-      .orderBy('project_members.created_at')
-      .orderBy('users.email')
-      .execute();
+    return repo.memberProfilesOf(this.db, projectId);
   }
 
   private static grantable(actor: Actor, role: string): Role {
@@ -61,13 +55,7 @@ export class MembersService {
   }
 
   private async member(projectId: string, userId: string) {
-    const m = await this.db.kysely
-      .selectFrom('project_members')
-      .innerJoin('users', 'users.id', 'project_members.user_id')
-      .select(['users.id as user_id', 'users.email', 'users.firstname', 'users.lastname', 'project_members.role', 'project_members.created_at'])
-      .where('project_members.project_id', '=', projectId)
-      .where('project_members.user_id', '=', userId)
-      .executeTakeFirst();
+    const m = await repo.memberProfile(this.db, projectId, userId);
     if (!m) throw new ApiError('NOT_FOUND', 'That person is not a member of this project');
     return m;
   }
@@ -76,10 +64,10 @@ export class MembersService {
     const role = MembersService.grantable(actor, input.role);
     const user = await findUserByEmail(this.db, input.email);
     if (!user) throw new ApiError('NOT_FOUND', `No person with e-mail ${input.email.trim().toLowerCase()} has an account`);
-    const existing = await this.db.kysely.selectFrom('project_members').select('role').where('project_id', '=', project.id).where('user_id', '=', user.id).executeTakeFirst();
+    const existing = await repo.memberOf(this.db, project.id, user.id);
     if (existing) throw new ApiError('CONFLICT', `${user.email} is already a member (${existing.role}); change their role instead`);
-    await this.db.kysely.insertInto('project_members').values({ project_id: project.id, user_id: user.id, role, created_at: new Date().toISOString() }).execute();
-    this.directory.forgetUser(user.id);
+    await repo.insertMember(this.db, { project_id: project.id, user_id: user.id, role, created_at: new Date().toISOString() });
+    this.caches.forget([{ kind: 'user-roles', id: user.id }]);
     await this.audited(actor, 'added', project, user.id, { email: user.email, role });
     await this.notifications.notify(user.id, 'project_shared', `You were added to project ${project.exid} as ${role}`, { project_exid: project.exid, role });
     return this.member(project.id, user.id);
@@ -90,8 +78,8 @@ export class MembersService {
     if (target.role === 'owner') throw new ApiError('PERMISSION_DENIED', 'The owner’s role changes only by transferring the project');
     const role = MembersService.grantable(actor, newRole);
     if (!roleAllows(actor.role, target.role as Role)) throw new ApiError('PERMISSION_DENIED', 'You cannot change the role of someone above you');
-    await this.db.kysely.updateTable('project_members').set({ role }).where('project_id', '=', project.id).where('user_id', '=', userId).execute();
-    this.directory.forgetUser(userId);
+    await repo.setRole(this.db, project.id, userId, role);
+    this.caches.forget([{ kind: 'user-roles', id: userId }]);
     if (role !== target.role) {
       await this.audited(actor, 'role_changed', project, userId, { email: target.email, from: target.role, to: role });
       await this.notifications.notify(userId, 'role_changed', `Your role on project ${project.exid} is now ${role}`, { project_exid: project.exid, role });
@@ -103,14 +91,15 @@ export class MembersService {
     const target = await this.member(project.id, userId);
     if (target.role === 'owner') throw new ApiError('PERMISSION_DENIED', 'The owner cannot be removed; transfer the project first');
     if (!roleAllows(actor.role, target.role as Role)) throw new ApiError('PERMISSION_DENIED', 'You cannot remove someone above you');
-    await this.db.kysely.transaction().execute(async (trx) => {
-      await trx.deleteFrom('project_members').where('project_id', '=', project.id).where('user_id', '=', userId).execute();
+    await inTransaction(this.db, async (tx) => {
+      await repo.deleteMember(tx, project.id, userId);
       // Their keys lose the project too, so being added back later does not silently revive old keys.
-      const keyIds = trx.selectFrom('api_keys').select('id').where('user_id', '=', userId);
-      await trx.deleteFrom('api_key_projects').where('project_id', '=', project.id).where('api_key_id', 'in', keyIds).execute();
+      await dropProjectFromKeysOf(tx, userId, project.id);
     });
-    this.directory.forgetUser(userId);
-    this.onMembershipRemoved(userId);
+    this.caches.forget([
+      { kind: 'user-roles', id: userId },
+      { kind: 'user-keys', id: userId },
+    ]);
     await this.audited(actor, 'removed', project, userId, { email: target.email, role: target.role });
     await this.notifications.notify(userId, 'removed_from_project', `You were removed from project ${project.exid}`, { project_exid: project.exid });
   }

@@ -1,4 +1,4 @@
-// Project members (contract §4): four endpoints under project:settings.
+// Project members (docs/settings.md): four endpoints under project:settings.
 import { auditContext } from '../audit/audit-log.js';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -6,15 +6,15 @@ import { Type } from 'typebox';
 import { fromPathProject, scoped } from '../access/policy.js';
 import { errorResponses } from '../../lib/http/schemas.js';
 import { actingUserId, allowedProject } from '../http/principal-helpers.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const Params = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });
 const MemberParams = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }), user_id: Type.String({ minLength: 1, maxLength: 64 }) });
 const Role = Type.String({ minLength: 1, maxLength: 20, description: 'viewer, editor or admin' });
 const Member = Type.Object({ user_id: Type.String(), email: Type.String(), firstname: Type.String(), lastname: Type.String(), role: Type.String(), created_at: Type.String() });
 
-export async function memberRoutes(fastify: FastifyInstance): Promise<void> {
+export const memberRoutes = defineRoutes('member-routes', ['members'], async (fastify, { members }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { members } = app.platform;
   const tags = ['members'];
   const settings = (role: 'viewer' | 'admin') => ({ access: scoped(['project:settings'], { project: fromPathProject, role }) });
   const actor = (req: Parameters<typeof allowedProject>[0]) => {
@@ -68,4 +68,4 @@ export async function memberRoutes(fastify: FastifyInstance): Promise<void> {
       return reply.code(204).send(null);
     },
   );
-}
+});

@@ -1,12 +1,10 @@
 // A person's notifications: created by real events (added to a project, role changed…), listed, marked read.
-import type { Db } from '../../lib/db/index.js';
+import type { PlatformDb } from '../db/database.js';
 import { ApiError } from '../../lib/errors.js';
-import { pageMeta, pageOffset, type PageMeta } from '../../lib/http/pagination.js';
+import { pageMeta, type PageMeta } from '../../lib/http/pagination.js';
 import { newId } from '../../lib/ids.js';
-
-export type NotificationType = 'project_shared' | 'role_changed' | 'removed_from_project' | 'camera_status_changed' | 'mention' | 'api_key_expiring' | 'site_access_event' | 'doorbell_ring' | 'doorbell_event'
-  /** Media hub renders, for the requester (Evercam's timelapse_created / timelapse_failed, and the same for clips and compares). */
-  | `${'clip' | 'compare' | 'timelapse'}_${'created' | 'failed'}`;
+import * as repo from './notifications-repository.js';
+import type { NotificationType } from './notifications-tables.js';
 
 export interface Notification {
   id: string;
@@ -40,55 +38,25 @@ function toNotification(r: NotificationRow): Notification {
 }
 
 export class NotificationsService {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: PlatformDb) {}
 
   async notify(userId: string, type: NotificationType, message: string, context: Record<string, unknown> = {}): Promise<void> {
-    await this.db.kysely
-      .insertInto('notifications')
-      .values({ id: newId(), user_id: userId, type, message, context: JSON.stringify(context), read_at: null, created_at: new Date().toISOString() })
-      .execute();
+    await repo.insertNotification(this.db, { id: newId(), user_id: userId, type, message, context: JSON.stringify(context), read_at: null, created_at: new Date().toISOString() });
   }
 
   async list(userId: string, opts: { unreadOnly: boolean; page: number; pageSize: number }): Promise<{ meta: PageMeta; unread_count: number; data: Notification[] }> {
-    const k = this.db.kysely;
-    let q = k.selectFrom('notifications').where('user_id', '=', userId);
-    if (opts.unreadOnly) q = q.where('read_at', 'is', null);
-    const { total } = await q.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-    const { unread } = await k
-      .selectFrom('notifications')
-      .select((eb) => eb.fn.countAll<number>().as('unread'))
-      .where('user_id', '=', userId)
-      .where('read_at', 'is', null)
-      .executeTakeFirstOrThrow();
-    const rows = await q
-      .selectAll()
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(opts.pageSize)
-      .offset(pageOffset(opts.page, opts.pageSize))
-      .execute();
-    return { meta: pageMeta(opts.page, opts.pageSize, Number(total)), unread_count: Number(unread), data: rows.map(toNotification) };
+    const { total, unread, rows } = await repo.notificationsOf(this.db, userId, opts);
+    return { meta: pageMeta(opts.page, opts.pageSize, total), unread_count: unread, data: rows.map(toNotification) };
   }
 
   /** Marks one of the person's notifications read or unread; someone else's is "not found". */
   async mark(userId: string, id: string, read: boolean): Promise<Notification> {
-    const res = await this.db.kysely
-      .updateTable('notifications')
-      .set({ read_at: read ? new Date().toISOString() : null })
-      .where('id', '=', id)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 0) throw new ApiError('NOT_FOUND', 'Notification not found');
-    return toNotification(await this.db.kysely.selectFrom('notifications').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+    const changed = await repo.setReadAt(this.db, userId, id, read ? new Date().toISOString() : null);
+    if (changed === 0) throw new ApiError('NOT_FOUND', 'Notification not found');
+    return toNotification(await repo.notificationByIdOrThrow(this.db, id));
   }
 
   async markAllRead(userId: string): Promise<number> {
-    const res = await this.db.kysely
-      .updateTable('notifications')
-      .set({ read_at: new Date().toISOString() })
-      .where('user_id', '=', userId)
-      .where('read_at', 'is', null)
-      .executeTakeFirst();
-    return Number(res.numUpdatedRows);
+    return repo.markAllReadOf(this.db, userId, new Date().toISOString());
   }
 }

@@ -1,4 +1,4 @@
-// Notifications (seed §4.2 list under user:info; §4.3 marking read under profile:write).
+// Notifications (list under user:info; marking read under profile:write).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -6,6 +6,7 @@ import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
 import { scoped } from '../access/policy.js';
 import { errorResponses, Nullable } from '../../lib/http/schemas.js';
 import { actingUserId } from '../http/principal-helpers.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const Notification = Type.Object({
   id: Type.String(),
@@ -17,9 +18,8 @@ const Notification = Type.Object({
   created_at: Type.String(),
 });
 
-export async function notificationRoutes(fastify: FastifyInstance): Promise<void> {
+export const notificationRoutes = defineRoutes('notification-routes', ['notifications'], async (fastify, { notifications }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { notifications } = app.platform;
   const tags = ['notifications'];
   app.get(
     '/v2/notifications',
@@ -60,4 +60,4 @@ export async function notificationRoutes(fastify: FastifyInstance): Promise<void
     },
     async (req) => ({ marked: await notifications.markAllRead(actingUserId(req)) }),
   );
-}
+});

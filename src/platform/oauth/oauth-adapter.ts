@@ -1,7 +1,8 @@
 // oidc-provider's storage adapter over the platform database (Kysely, SQLite or PostgreSQL): every model
 // it persists is one row of `oauth_records`, keyed by (model, id), with the lookup columns it asks by.
 // Expired rows are treated as absent when read and swept now and then when written.
-import type { Db } from '../../lib/db/index.js';
+import type { PlatformDb } from '../db/database.js';
+import * as repo from './oauth-records-repository.js';
 
 /** The shape oidc-provider calls (see its memory adapter): one instance per model name. */
 export interface OidcAdapter {
@@ -17,12 +18,10 @@ export interface OidcAdapter {
 // Expired rows are deleted once every this many writes.
 const SWEEP_EVERY = 200;
 
-export function createOauthAdapter(db: Db): new (model: string) => OidcAdapter {
+export function createOauthAdapter(db: PlatformDb): new (model: string) => OidcAdapter {
   let writes = 0;
-  const k = db.kysely;
-
   const sweep = async () => {
-    await k.deleteFrom('oauth_records').where('expires_at', '<', new Date().toISOString()).execute();
+    await repo.deleteRecordsExpiredBefore(db, new Date().toISOString());
   };
 
   const live = (row: { payload: string; expires_at: string | null; consumed_at: string | null } | undefined) => {
@@ -50,41 +49,37 @@ export function createOauthAdapter(db: Db): new (model: string) => OidcAdapter {
         uid: typeof payload.uid === 'string' ? payload.uid : null,
         expires_at: expiresIn ? new Date(now.getTime() + expiresIn * 1000).toISOString() : null,
       };
-      await k
-        .insertInto('oauth_records')
-        .values({ model: this.model, id, ...row, owner_id: null, created_at: now.toISOString(), consumed_at: null })
-        .onConflict((oc) => oc.columns(['model', 'id']).doUpdateSet(row))
-        .execute();
+      await repo.upsertRecord(db, { model: this.model, id, ...row, owner_id: null, created_at: now.toISOString(), consumed_at: null }, row);
       if (++writes % SWEEP_EVERY === 0) await sweep();
     }
 
     async find(id: string) {
       if (!usable(id)) return undefined;
-      return live(await k.selectFrom('oauth_records').select(['payload', 'expires_at', 'consumed_at']).where('model', '=', this.model).where('id', '=', id).executeTakeFirst());
+      return live(await repo.recordBy(db, this.model, 'id', id));
     }
 
     async findByUserCode(userCode: string) {
       if (!usable(userCode)) return undefined;
-      return live(await k.selectFrom('oauth_records').select(['payload', 'expires_at', 'consumed_at']).where('model', '=', this.model).where('user_code', '=', userCode).executeTakeFirst());
+      return live(await repo.recordBy(db, this.model, 'user_code', userCode));
     }
 
     async findByUid(uid: string) {
       if (!usable(uid)) return undefined;
-      return live(await k.selectFrom('oauth_records').select(['payload', 'expires_at', 'consumed_at']).where('model', '=', this.model).where('uid', '=', uid).executeTakeFirst());
+      return live(await repo.recordBy(db, this.model, 'uid', uid));
     }
 
     async consume(id: string): Promise<void> {
       if (!usable(id)) return;
-      await k.updateTable('oauth_records').set({ consumed_at: new Date().toISOString() }).where('model', '=', this.model).where('id', '=', id).execute();
+      await repo.consumeRecord(db, this.model, id, new Date().toISOString());
     }
 
     async destroy(id: string): Promise<void> {
       if (!usable(id)) return;
-      await k.deleteFrom('oauth_records').where('model', '=', this.model).where('id', '=', id).execute();
+      await repo.deleteRecord(db, this.model, id);
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
-      await k.deleteFrom('oauth_records').where('grant_id', '=', grantId).execute();
+      await repo.deleteRecordsOfGrant(db, grantId);
     }
   };
 }

@@ -6,9 +6,9 @@ import Provider, { errors, type GrantInstance } from 'oidc-provider';
 import { createLocalJWKSet, jwtVerify, type JWK, type JWTVerifyGetKey } from 'jose';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PlatformConfig } from '../../lib/config.js';
-import type { Db } from '../../lib/db/index.js';
+import type { PlatformDb } from '../db/database.js';
 import { toBool } from '../../lib/db/index.js';
-import { findUserById } from '../users/user-record.js';
+import { findUserById } from '../users/users-repository.js';
 import type { LiveSession } from '../auth/session-store.js';
 import { createOauthAdapter } from './oauth-adapter.js';
 import type { OauthKeys } from './oauth-keys.js';
@@ -34,7 +34,7 @@ export class OauthServer {
 
   constructor(
     config: PlatformConfig,
-    private readonly db: Db,
+    private readonly db: PlatformDb,
     keys: OauthKeys,
     log: FastifyBaseLogger,
   ) {
@@ -110,7 +110,7 @@ export class OauthServer {
       },
     });
     // Behind a TLS-terminating proxy (OVERLOOK_TRUST_PROXY=1, as for the main API) cookies are marked secure.
-    this.provider.proxy = process.env.OVERLOOK_TRUST_PROXY === '1';
+    this.provider.proxy = config.trustProxy;
     this.provider.on('server_error', (_ctx: unknown, err: Error) => log.error({ err }, 'oauth server error'));
   }
 

@@ -3,7 +3,7 @@
 // - its metadata (RFC 8414) at /.well-known/oauth-authorization-server and its JWKS: public;
 // - every other endpoint under /oauth (authorize, token, registration, revocation…) and the sign-in and
 //   consent pages: people-only, anonymous welcome — so a valid API key is refused 403
-//   ENDPOINT_CLOSED_TO_KEYS before the provider sees the request (contract §6).
+//   ENDPOINT_CLOSED_TO_KEYS before the provider sees the request (docs/access-model.md).
 // The provider reads the raw request body itself, so this context parses none.
 import { parse as parseQuery } from 'node:querystring';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -11,17 +11,13 @@ import type { IncomingMessage } from 'node:http';
 import type { InteractionDetails } from 'oidc-provider';
 import { peopleOnly, publicRoute } from '../access/policy.js';
 import { dummyHash, verifyPassword } from '../../lib/auth/passwords.js';
-import { findUserByEmail, findUserById, normaliseEmail } from '../users/user-record.js';
+import { normaliseEmail } from '../users/user-record.js';
+import { findUserByEmail, findUserById } from '../users/users-repository.js';
 import { logActivity } from '../auth/activities.js';
+import { defineRoutes } from '../plugins/feature.js';
 import { OAUTH_PREFIX, type OauthServer } from './oauth-server.js';
 import { renderConsentPage, renderErrorPage, renderLoginPage } from './pages.js';
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    /** The OAuth authorization server (oidc-provider) and its token check for the main API. */
-    oauth: OauthServer;
-  }
-}
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'] as const;
 const hidden = { hide: true };
@@ -45,9 +41,7 @@ const html = (reply: FastifyReply, status: number, body: string) =>
     .header('x-frame-options', 'DENY')
     .send(body);
 
-export function oauthRoutes(server: OauthServer) {
-  return async function oauthPlugin(app: FastifyInstance): Promise<void> {
-    const { db, loginThrottle } = app.platform;
+export const oauthRoutes = defineRoutes('oauth-routes', ['oauth', 'db', 'loginThrottle', 'audit'], async (app, { oauth: server, db, loginThrottle, audit }) => {
 
     // Bodies stay unread here: the provider parses its own (form and JSON) from the raw stream,
     // and the interaction forms are parsed by the handlers below.
@@ -126,7 +120,7 @@ export function oauthRoutes(server: OauthServer) {
 
     app.post<{ Params: { uid: string } }>(`${OAUTH_PREFIX}/interaction/:uid/login`, interactionRoute, async (req, reply) => {
       const d = await details(req, reply);
-      if (!d || d.prompt.name !== 'login') return expired(reply);
+      if (d?.prompt.name !== 'login') return expired(reply);
       let body: Record<string, string>;
       try {
         body = await form(req);
@@ -143,7 +137,7 @@ export function oauthRoutes(server: OauthServer) {
       const ok = password.length > 0 && (await verifyPassword(user?.password_hash ?? (await dummyHash()), password));
       if (!user || !ok) {
         await loginThrottle.failed(email, req.ip);
-        if (user) await logActivity(db, req, user.id, 'login_failed', null);
+        if (user) await logActivity({ db, audit }, req, user.id, 'login_failed', null);
         return html(reply, 401, renderLoginPage({ uid: d.uid, clientName: client.name, email, error: 'Wrong e-mail or password' }));
       }
       await loginThrottle.succeeded(email, req.ip);
@@ -154,7 +148,7 @@ export function oauthRoutes(server: OauthServer) {
 
     app.post<{ Params: { uid: string } }>(`${OAUTH_PREFIX}/interaction/:uid/confirm`, interactionRoute, async (req, reply) => {
       const d = await details(req, reply);
-      if (!d || d.prompt.name !== 'consent' || !d.session?.accountId) return expired(reply);
+      if (d?.prompt.name !== 'consent' || !d.session?.accountId) return expired(reply);
       await form(req).catch(() => ({}));
       const { provider } = server;
       const grant = (d.grantId ? await provider.Grant.find(d.grantId) : undefined) ?? new provider.Grant({ accountId: d.session.accountId, clientId: String(d.params.client_id) });
@@ -174,5 +168,4 @@ export function oauthRoutes(server: OauthServer) {
       const to = await server.provider.interactionResult(req.raw, reply.raw, { error: 'access_denied', error_description: 'The person declined the request' }, { mergeWithLastSubmission: false });
       return reply.redirect(to, 303);
     });
-  };
-}
+});

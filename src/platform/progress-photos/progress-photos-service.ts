@@ -1,12 +1,16 @@
 // Progress photos: a scheduled delivery of a project's camera photos to e-mail recipients (daily or
 // on chosen weekdays, at a local time). This stores and validates the schedule and says when it is next
 // due; sending the e-mails needs a mail transport, which comes with the connectors work.
-import type { Db } from '../../lib/db/index.js';
+import type { PlatformDb } from '../db/database.js';
 import { toBool } from '../../lib/db/index.js';
 import { ApiError, validation } from '../../lib/errors.js';
-import type { ProgressPhotosTable } from '../../lib/db/schema.js';
+import type { ProgressPhotosTable } from './progress-photos-tables.js';
 import { nextSendAt, WEEKDAYS, type Weekday } from './schedule.js';
 import { newId } from '../../lib/ids.js';
+import { projectCamerasAmong } from '../cameras/cameras-repository.js';
+import { projectRefById, projectRowByIdOrThrow } from '../projects/projects-repository.js';
+import { emailsOf } from '../users/users-repository.js';
+import * as repo from './progress-photos-repository.js';
 
 export interface ProgressPhotoInput {
   title?: string;
@@ -22,22 +26,27 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 export class ProgressPhotosService {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: PlatformDb) {}
 
   /** The project a progress photo belongs to (for the access layer), or null. */
   async projectOf(id: string): Promise<{ id: string; exid: string } | null> {
-    const row = await this.db.kysely
-      .selectFrom('progress_photos')
-      .innerJoin('projects', 'projects.id', 'progress_photos.project_id')
-      .select(['projects.id', 'projects.exid'])
-      .where('progress_photos.id', '=', id)
-      .executeTakeFirst();
-    return row ?? null;
+    const photo = await repo.progressPhotoById(this.db, id);
+    return (photo && (await projectRefById(this.db, photo.project_id))) ?? null;
   }
 
   private async toRecord(r: ProgressPhotosTable) {
-    const project = await this.db.kysely.selectFrom('projects').select(['exid', 'timezone']).where('id', '=', r.project_id).executeTakeFirstOrThrow();
-    const creator = await this.db.kysely.selectFrom('users').select('email').where('id', '=', r.created_by).executeTakeFirst();
+    return (await this.toRecords([r]))[0]!;
+  }
+
+  /** The records of rows of one project: its exid and time zone, and the creators' e-mails, asked once. */
+  private async toRecords(rows: ProgressPhotosTable[]) {
+    const projects = new Map<string, { exid: string; timezone: string }>();
+    for (const id of new Set(rows.map((r) => r.project_id))) projects.set(id, await projectRowByIdOrThrow(this.db, id));
+    const creators = await emailsOf(this.db, rows.map((r) => r.created_by));
+    return rows.map((r) => this.record(r, projects.get(r.project_id)!, creators.get(r.created_by)));
+  }
+
+  private record(r: ProgressPhotosTable, project: { exid: string; timezone: string }, creatorEmail: string | undefined) {
     const days = JSON.parse(r.days) as Weekday[];
     return {
       id: r.id,
@@ -51,7 +60,7 @@ export class ProgressPhotosService {
       provider: r.provider,
       is_paused: toBool(r.is_paused),
       next_send_at: nextSendAt(r.schedule as 'daily' | 'weekly', days, r.send_at, project.timezone, new Date(), toBool(r.is_paused)),
-      creator_email: creator?.email ?? null,
+      creator_email: creatorEmail ?? null,
       created_at: r.created_at,
       updated_at: r.updated_at,
     };
@@ -63,7 +72,7 @@ export class ProgressPhotosService {
     const cameras = input.camera_exids ?? (current ? (JSON.parse(current.camera_exids) as string[]) : undefined);
     if (!cameras || cameras.length === 0) throw validation('camera_exids', 'name at least one camera of the project');
     const unique = [...new Set(cameras)];
-    const found = await this.db.kysely.selectFrom('cameras').select('exid').where('project_id', '=', projectId).where('exid', 'in', unique).execute();
+    const found = await projectCamerasAmong(this.db, projectId, unique);
     const missing = unique.filter((c) => !found.some((f) => f.exid === c));
     if (missing.length) throw validation('camera_exids', `not cameras of this project: ${missing.join(', ')}`);
     const recipients = input.recipients ?? (current ? (JSON.parse(current.recipients) as string[]) : undefined);
@@ -89,7 +98,7 @@ export class ProgressPhotosService {
   }
 
   private async row(id: string): Promise<ProgressPhotosTable> {
-    const row = await this.db.kysely.selectFrom('progress_photos').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await repo.progressPhotoById(this.db, id);
     if (!row) throw new ApiError('NOT_FOUND', 'Progress photo not found');
     return row;
   }
@@ -98,13 +107,12 @@ export class ProgressPhotosService {
     const fields = await this.checked(projectId, input);
     const now = new Date().toISOString();
     const row: ProgressPhotosTable = { id: newId(), project_id: projectId, created_by: userId, provider: 'email', created_at: now, updated_at: now, ...fields };
-    await this.db.kysely.insertInto('progress_photos').values(row).execute();
+    await repo.insertProgressPhoto(this.db, row);
     return this.toRecord(row);
   }
 
   async list(projectId: string) {
-    const rows = await this.db.kysely.selectFrom('progress_photos').selectAll().where('project_id', '=', projectId).orderBy('created_at', 'desc').orderBy('id').execute();
-    return Promise.all(rows.map((r) => this.toRecord(r)));
+    return this.toRecords(await repo.progressPhotosOf(this.db, projectId));
   }
 
   async get(id: string) {
@@ -114,12 +122,12 @@ export class ProgressPhotosService {
   async update(id: string, input: ProgressPhotoInput) {
     const current = await this.row(id);
     const fields = await this.checked(current.project_id, input, current);
-    await this.db.kysely.updateTable('progress_photos').set({ ...fields, updated_at: new Date().toISOString() }).where('id', '=', id).execute();
+    await repo.updateProgressPhoto(this.db, id, { ...fields, updated_at: new Date().toISOString() });
     return this.get(id);
   }
 
   async remove(id: string): Promise<void> {
     await this.row(id);
-    await this.db.kysely.deleteFrom('progress_photos').where('id', '=', id).execute();
+    await repo.deleteProgressPhoto(this.db, id);
   }
 }

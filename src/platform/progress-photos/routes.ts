@@ -1,4 +1,4 @@
-// Progress photos (seed §4.4, projects:read): scheduled photo deliveries of a project.
+// Progress photos (projects:read): scheduled photo deliveries of a project.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -6,6 +6,7 @@ import { fromBodyProject, fromPathProject, fromRecord, scoped } from '../access/
 import { errorResponses, Nullable, StringEnum } from '../../lib/http/schemas.js';
 import { actingUserId, allowedProject } from '../http/principal-helpers.js';
 import { ProgressPhotosService } from './progress-photos-service.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const Fields = {
   title: Type.String({ minLength: 1, maxLength: 200 }),
@@ -48,9 +49,9 @@ const ProgressPhoto = Type.Object({
 });
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
-export async function progressPhotoRoutes(fastify: FastifyInstance): Promise<void> {
+export const progressPhotoRoutes = defineRoutes('progress-photo-routes', ['db'], async (fastify, { db }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const photos = new ProgressPhotosService(app.platform.db);
+  const photos = new ProgressPhotosService(db);
   const tags = ['progress-photos'];
   const ofRecord = fromRecord((req) => {
     const id = (req.params as { id?: unknown }).id;
@@ -101,4 +102,4 @@ export async function progressPhotoRoutes(fastify: FastifyInstance): Promise<voi
       return reply.code(204).send(null);
     },
   );
-}
+});

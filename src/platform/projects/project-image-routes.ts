@@ -1,4 +1,4 @@
-// Project logos and the project thumbnail (seed §4.9, project:settings): read by every member, changed
+// Project logos and the project thumbnail (project:settings): read by every member, changed
 // by admins. Images travel as base64 (or a data URI) in JSON and are served back as image bytes.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -7,8 +7,10 @@ import { fromPathProject, scoped, type Role } from '../access/policy.js';
 import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
 import { actingUserId, allowedProject } from '../http/principal-helpers.js';
 import type { StoredObject } from '../storage/object-store.js';
-import { LOGO_POSITIONS, Logo, Thumbnail } from './project-images-service.js';
+import { Logo, Thumbnail } from './project-images-service.js';
+import { LOGO_POSITIONS } from './projects-tables.js';
 import { uploadBodyLimit } from './uploaded-image.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const Params = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });
 const LogoParams = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }), logo_id: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -19,16 +21,15 @@ const Binary = Type.String({ format: 'binary' });
 function sendImage(req: FastifyRequest, reply: FastifyReply, object: StoredObject, etag: string): FastifyReply {
   reply.header('etag', etag).header('cache-control', 'private, no-cache');
   const inm = req.headers['if-none-match'];
-  if (inm && inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
+  if (inm?.split(',').some((t) => t.trim().replace(/^W\//, '') === etag)) {
     object.body.destroy();
     return reply.code(304).send();
   }
   return reply.type(object.contentType).header('content-length', object.size).send(object.body);
 }
 
-export async function projectImageRoutes(fastify: FastifyInstance): Promise<void> {
+export const projectImageRoutes = defineRoutes('project-image-routes', ['projectImages', 'config'], async (fastify, { projectImages, config }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { projectImages, config } = app.platform;
   const tags = ['settings'];
   const settings = (role: Role) => ({ access: scoped(['project:settings'], { project: fromPathProject, role }) });
   const bodyLimit = uploadBodyLimit(config.settingsImageMaxBytes);
@@ -164,4 +165,4 @@ export async function projectImageRoutes(fastify: FastifyInstance): Promise<void
       return reply.code(204).send(null);
     },
   );
-}
+});

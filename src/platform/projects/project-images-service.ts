@@ -2,18 +2,17 @@
 // picture project lists show), both stored as images the platform re-encoded itself. A replaced image
 // gets a new object key, so a URL that named the old one never serves the new bytes from a cache.
 import { Type, type Static } from 'typebox';
-import type { Db } from '../../lib/db/index.js';
+import type { PlatformDb } from '../db/database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { Nullable, StringEnum } from '../../lib/http/schemas.js';
 import { newId } from '../../lib/ids.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import type { SnapshotReader } from '../recordings/snapshot-reader.js';
 import type { CamerasService } from '../cameras/cameras-service.js';
-import type { ProjectLogosTable } from '../../lib/db/schema.js';
+import { LOGO_POSITIONS, type ProjectLogosTable, type ProjectThumbnailsTable } from './projects-tables.js';
 import { decodeUpload, toLogo, toThumbnail } from './uploaded-image.js';
 import * as repo from './project-images-repository.js';
 
-export const LOGO_POSITIONS = ['top-left', 'top-right', 'bottom-left', 'bottom-right'] as const;
 /** Logos a project may hold: enough for every partner on a site board. */
 export const MAX_LOGOS = 20;
 
@@ -57,13 +56,13 @@ type LogoPosition = (typeof LOGO_POSITIONS)[number];
 
 export class ProjectImagesService {
   constructor(
-    private readonly db: Db,
+    private readonly db: PlatformDb,
     private readonly config: { settingsImageMaxBytes: number },
-    private readonly platform: () => { storage: ObjectStore; snapshotReader: SnapshotReader; cameras: CamerasService },
+    private readonly deps: { storage: ObjectStore; snapshotReader: SnapshotReader; cameras: CamerasService },
   ) {}
 
   private get storage(): ObjectStore {
-    return this.platform().storage;
+    return this.deps.storage;
   }
 
   private static logo(project: ProjectRef, r: ProjectLogosTable): Logo {
@@ -188,7 +187,7 @@ export class ProjectImagesService {
 
   /** From the camera's latest recorded frame; the camera must belong to the project. */
   async thumbnailFromCamera(project: ProjectRef, userId: string, cameraExid: string): Promise<Thumbnail> {
-    const { cameras, snapshotReader } = this.platform();
+    const { cameras, snapshotReader } = this.deps;
     const camera = await cameras.row(cameraExid).catch(() => null);
     if (!camera || camera.project_id !== project.id) throw validation('camera_exid', 'must be a camera of this project');
     const entry = await snapshotReader.latest(cameraExid);
@@ -196,7 +195,7 @@ export class ProjectImagesService {
     return this.saveThumbnail(project, userId, bytes, { source: 'camera', camera_exid: cameraExid, taken_at: entry.takenAt });
   }
 
-  private async saveThumbnail(project: ProjectRef, userId: string, bytes: Buffer, origin: { source: string; camera_exid: string | null; taken_at: string | null }): Promise<Thumbnail> {
+  private async saveThumbnail(project: ProjectRef, userId: string, bytes: Buffer, origin: { source: ProjectThumbnailsTable['source']; camera_exid: string | null; taken_at: string | null }): Promise<Thumbnail> {
     const image = await toThumbnail('image', bytes);
     const previous = await repo.thumbnailOf(this.db, project.id);
     const key = `projects/${project.id}/thumbnail/${newId()}.jpg`;

@@ -2,7 +2,6 @@
 import { randomInt } from 'node:crypto';
 import { Type, type Static } from 'typebox';
 
-export const PROJECT_STATUSES = ['To Start', 'In Progress', 'Completed'] as const;
 
 export const ProjectRecord = Type.Object(
   {

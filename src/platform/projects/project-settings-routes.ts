@@ -1,5 +1,5 @@
-// Project settings (seed §4.9, project:settings): update, delete, transfer, the role ladder, one member
-// and the settings history. Admin for settings, owner for transfer and delete (contract §4).
+// Project settings (project:settings, docs/settings.md): update, delete, transfer, the role ladder, one member
+// and the settings history. Admin for settings, owner for transfer and delete (docs/access-model.md, Roles).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -8,9 +8,11 @@ import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
 import { PageQuery } from '../../lib/http/pagination.js';
 import { allowedProject } from '../http/principal-helpers.js';
 import { AuditPage } from '../audit/audit-schemas.js';
-import { ProjectRecord, PROJECT_STATUSES } from './project-record.js';
+import { ProjectRecord } from './project-record.js';
+import { PROJECT_STATUSES } from './projects-tables.js';
 import { ApiError } from '../../lib/errors.js';
 import { settingsActor } from './settings-actor.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const Params = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });
 const MemberParams = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }), user_id: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -32,9 +34,8 @@ const TransferBody = Type.Object(
   { additionalProperties: false, description: 'Exactly one of user_id or email: an existing member of the project' },
 );
 
-export async function projectSettingsRoutes(fastify: FastifyInstance): Promise<void> {
+export const projectSettingsRoutes = defineRoutes('project-settings-routes', ['projectSettings', 'projects', 'members'], async (fastify, { projectSettings, projects, members }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { projectSettings, projects, members } = app.platform;
   const tags = ['settings'];
   const settings = (role: Role) => ({ access: scoped(['project:settings'], { project: fromPathProject, role }) });
 
@@ -117,4 +118,4 @@ export async function projectSettingsRoutes(fastify: FastifyInstance): Promise<v
     },
     async (req) => projectSettings.history(allowedProject(req).project, { page: req.query.page ?? 1, pageSize: req.query.page_size ?? 50 }),
   );
-}
+});

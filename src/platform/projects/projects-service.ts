@@ -1,13 +1,16 @@
 // Projects: created by a person who becomes their owner; seen through membership.
-import type { Db } from '../../lib/db/index.js';
+import type { PlatformDb } from '../db/database.js';
 import { ApiError, validation } from '../../lib/errors.js';
-import type { AccessDirectory } from '../access/directory.js';
+import type { CacheRegistry } from '../../lib/cache/index.js';
 import type { Role } from '../access/policy.js';
+import type { ProjectsTable } from './projects-tables.js';
 import { isTimeZone, makeExid, type ProjectRecord } from './project-record.js';
 import * as repo from './projects-repository.js';
+import { cameraRefsOf } from '../cameras/cameras-repository.js';
+import { projectById, projectsByIds, type ProjectRow } from './project-listing.js';
 import { newId } from '../../lib/ids.js';
 
-const toRecord = (r: repo.ProjectRow, role: Role | null): ProjectRecord => ({
+const toRecord = (r: ProjectRow, role: Role | null): ProjectRecord => ({
   exid: r.exid,
   name: r.name,
   status: r.status,
@@ -20,11 +23,12 @@ const toRecord = (r: repo.ProjectRow, role: Role | null): ProjectRecord => ({
 
 export class ProjectsService {
   constructor(
-    private readonly db: Db,
-    private readonly directory: AccessDirectory,
+    private readonly db: PlatformDb,
+    /** A new project forgets its owner's cached roles (docs/architecture.md, Caches). */
+    private readonly caches: CacheRegistry,
   ) {}
 
-  async create(ownerId: string, input: { name: string; timezone?: string; status?: string }): Promise<ProjectRecord> {
+  async create(ownerId: string, input: { name: string; timezone?: string; status?: ProjectsTable['status'] }): Promise<ProjectRecord> {
     const name = input.name.trim();
     if (!name) throw validation('name', 'must not be blank');
     const timezone = input.timezone ?? 'UTC';
@@ -33,17 +37,17 @@ export class ProjectsService {
     for (let i = 0; i < 5 && (await repo.exidTaken(this.db, exid)); i++) exid = makeExid(name);
     const id = newId();
     await repo.insertProject(this.db, { id, exid, name, status: input.status ?? 'In Progress', timezone, ownerId, now: new Date().toISOString() });
-    this.directory.forgetUser(ownerId);
+    this.caches.forget([{ kind: 'user-roles', id: ownerId }]);
     return this.get(id, 'owner');
   }
 
   async list(visible: ReadonlyMap<string, Role>): Promise<ProjectRecord[]> {
-    const rows = await repo.projectsByIds(this.db, [...visible.keys()]);
+    const rows = await projectsByIds(this.db, [...visible.keys()]);
     return rows.map((r) => toRecord(r, visible.get(r.id) ?? null));
   }
 
   async get(projectId: string, role: Role | null): Promise<ProjectRecord> {
-    const row = await repo.projectById(this.db, projectId);
+    const row = await projectById(this.db, projectId);
     if (!row) throw new ApiError('NOT_FOUND', 'Project not found');
     return toRecord(row, role);
   }
@@ -54,6 +58,6 @@ export class ProjectsService {
   }
 
   cameraRefs(projectId: string) {
-    return repo.cameraRefsOf(this.db, projectId);
+    return cameraRefsOf(this.db, projectId);
   }
 }

@@ -1,4 +1,4 @@
-// Projects (seed §4.4, projects:read).
+// Projects (projects:read).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -7,6 +7,7 @@ import { fromPathProject, listOfProjects, scoped } from '../access/policy.js';
 import { errorResponses } from '../../lib/http/schemas.js';
 import { actingUserId, allowedProject } from '../http/principal-helpers.js';
 import { ProjectRecord } from './project-record.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const ExidParams = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });
 const CreateBody = Type.Object(
@@ -21,9 +22,8 @@ const Reading = Type.Object({ camera_exid: Type.String(), voltage: Type.Number()
 export const ReadingsQuery = Type.Object({ from: Type.Optional(Type.String({ maxLength: 40 })), to: Type.Optional(Type.String({ maxLength: 40 })), ...PageQuery });
 export const ReadingsPage = Type.Object({ meta: PageMeta, data: Type.Array(Reading) });
 
-export async function projectRoutes(fastify: FastifyInstance): Promise<void> {
+export const projectRoutes = defineRoutes('project-routes', ['projects', 'directory', 'cameras'], async (fastify, { projects, directory, cameras }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { projects, directory, cameras } = app.platform;
   const tags = ['projects'];
   const read = (role: 'viewer' = 'viewer') => scoped(['projects:read'], { project: fromPathProject, role });
 
@@ -39,7 +39,7 @@ export async function projectRoutes(fastify: FastifyInstance): Promise<void> {
   app.post(
     '/v2/projects',
     {
-      // Seed §4.4 lists creation under projects:read. The key's owner becomes the owner; the key's own
+      // Creation is under projects:read (docs/access-model.md). The key's owner becomes the owner; the key's own
       // project list is not extended, so the key reaches the new project only once its owner adds it.
       config: { access: scoped(['projects:read']) },
       schema: { tags, operationId: 'createProject', summary: 'Create a project; the caller becomes its owner', body: CreateBody, response: { 201: ProjectRecord, ...errorResponses() } },
@@ -95,4 +95,4 @@ export async function projectRoutes(fastify: FastifyInstance): Promise<void> {
     async (req) =>
       cameras.projectReadings(allowedProject(req).project.id, { from: req.query.from, to: req.query.to, page: req.query.page ?? 1, pageSize: req.query.page_size ?? 50 }),
   );
-}
+});

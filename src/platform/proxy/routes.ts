@@ -1,21 +1,22 @@
-// `/v2/crm/*` and `/v2/cms/*`: the customer-relationship and content-management proxies (seed §4.10:
+// `/v2/crm/*` and `/v2/cms/*`: the customer-relationship and content-management proxies (docs/admin.md:
 // closed to API keys). People only. Bodies pass through as bytes, whatever their type.
 import type { FastifyInstance } from 'fastify';
 import { peopleOnly } from '../access/policy.js';
 import { errorResponses } from '../../lib/http/schemas.js';
 import { actingUserId } from '../http/principal-helpers.js';
-import { findUserById } from '../users/user-record.js';
+import { findUserById } from '../users/users-repository.js';
 import type { UpstreamProxy } from './upstream-proxy.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const NAMES = { crm: 'customer-relationship', cms: 'content-management' } as const;
 
-export async function proxyRoutes(app: FastifyInstance): Promise<void> {
+export const proxyRoutes = defineRoutes('proxy-routes', ['proxies', 'db'], async (app, { proxies, db }) => {
   // Raw bytes, not parsed JSON: the upstream gets exactly what the client sent (within the body limit).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
-  for (const proxy of [app.platform.proxies.crm, app.platform.proxies.cms] as UpstreamProxy[]) {
+  for (const proxy of [proxies.crm, proxies.cms] as UpstreamProxy[]) {
     const prefix = `/v2/${proxy.name}`;
     for (const method of METHODS) {
       app.route({
@@ -33,7 +34,7 @@ export async function proxyRoutes(app: FastifyInstance): Promise<void> {
           const q = raw.indexOf('?');
           const path = (q < 0 ? raw : raw.slice(0, q)).slice(prefix.length) || '/';
           const userId = actingUserId(req);
-          const user = await findUserById(app.platform.db, userId);
+          const user = await findUserById(db, userId);
           const answer = await proxy.forward({
             method,
             path,
@@ -47,4 +48,4 @@ export async function proxyRoutes(app: FastifyInstance): Promise<void> {
       });
     }
   }
-}
+});

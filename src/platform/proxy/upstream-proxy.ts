@@ -2,9 +2,9 @@
 // service with the platform's own server-side credential. Only allow-listed paths pass; headers pass
 // by allow-list both ways (none of our cookies or credentials goes up, no upstream cookie comes back);
 // the exchange has a deadline and the answer a size limit; upstream failures are a clear 502 or 504.
-import { Agent, request, errors as undiciErrors } from 'undici';
+import { type Agent, request, errors as undiciErrors } from 'undici';
 import { ApiError } from '../../lib/errors.js';
-import type { UpstreamConfig } from '../../lib/admin-config.js';
+import type { UpstreamConfig } from '../../lib/config/admin-config.js';
 
 /** Request headers a client may pass upstream; everything else (cookies, credentials, hop-by-hop) stays. */
 const REQUEST_HEADERS = ['accept', 'accept-language', 'content-type', 'if-match', 'if-none-match', 'if-modified-since', 'if-unmodified-since'];

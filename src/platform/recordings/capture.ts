@@ -9,7 +9,9 @@ import type { CameraConnection, Snapshot } from '../cameras/connection/camera-co
 import { ApiError } from '../../lib/errors.js';
 import { upstreamError } from '../cameras/camera-errors.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import { snapshotKey, type SnapshotIndex, type SnapshotSource } from './snapshot-index.js';
+import { snapshotKey } from './snapshot-index.js';
+import type { SnapshotIndex } from './snapshot-index-repository.js';
+import type { SnapshotSource } from './recordings-tables.js';
 
 export interface StoredSnapshot {
   cameraId: string;
@@ -27,11 +29,11 @@ export class SnapshotWriter {
   private readonly lastTaken = new Map<string, number>();
 
   constructor(
-    private readonly storage: () => ObjectStore,
-    private readonly index: () => SnapshotIndex,
+    private readonly storage: ObjectStore,
+    private readonly index: SnapshotIndex,
   ) {}
 
-  /** Fetches from the camera; errors are the contract's 502/504. */
+  /** Fetches from the camera; errors are 502/504 as docs/cameras.md says. */
   async fetch(conn: CameraConnection): Promise<Snapshot> {
     let shot: Snapshot;
     try {
@@ -49,9 +51,9 @@ export class SnapshotWriter {
     for (let attempt = 0; ; attempt++) {
       const takenAt = new Date(at);
       const objectKey = snapshotKey(cameraId, takenAt);
-      await this.storage().put(objectKey, shot.jpeg, 'image/jpeg');
+      await this.storage.put(objectKey, shot.jpeg, 'image/jpeg');
       try {
-        await this.index().add({ cameraId, takenAt, objectKey, size: shot.jpeg.length, source: meta.source, note: meta.note ?? null, createdBy: meta.createdBy ?? null });
+        await this.index.add({ cameraId, takenAt, objectKey, size: shot.jpeg.length, source: meta.source, note: meta.note ?? null, createdBy: meta.createdBy ?? null });
         return { cameraId, takenAt, objectKey, size: shot.jpeg.length, source: meta.source, note: meta.note ?? null };
       } catch (err) {
         // Another process stored a frame in the same millisecond: the key is that row's, so the object
@@ -60,7 +62,7 @@ export class SnapshotWriter {
           at = this.uniqueTime(cameraId, at + 1);
           continue;
         }
-        await this.storage().delete([objectKey]).catch(() => {});
+        await this.storage.delete([objectKey]).catch(() => {});
         throw err;
       }
     }

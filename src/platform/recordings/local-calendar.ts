@@ -2,6 +2,7 @@
 // buckets, so the snapshot index can answer days/hours with one index probe per range. Exact because
 // every offset in use is a whole number of quarter hours and zones change offset at quarter-hour
 // instants; the offset changes (DST) are found with the runtime's own zone database (Intl).
+import { boundedMemo } from '../../lib/cache/index.js';
 import { BUCKET_MS, type BucketRange } from './snapshot-index.js';
 
 const MINUTE = 60_000;
@@ -13,24 +14,25 @@ const MARGIN_MS = 15 * 3_600_000;
 /** Offsets are sampled this often; a zone never changes its offset twice within it. */
 const SAMPLE_MS = 12 * 3_600_000;
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
+/** Pure memos, bounded: a formatter per zone, ranges per zone and month or day (docs/architecture.md, Caches). */
+const formatters = boundedMemo<Intl.DateTimeFormat>(1000);
+const cached = boundedMemo<BucketRange[]>(2000);
 
 function formatter(tz: string): Intl.DateTimeFormat {
-  let f = formatters.get(tz);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-    formatters.set(tz, f);
-  }
-  return f;
+  return formatters(
+    tz,
+    () =>
+      new Intl.DateTimeFormat('en-US', {
+        timeZone: tz,
+        hourCycle: 'h23',
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        minute: 'numeric',
+        second: 'numeric',
+      }),
+  );
 }
 
 /** Local time minus UTC, in minutes, at instant `ms`. */
@@ -98,17 +100,6 @@ function localRanges(tz: string, start: number, end: number, unit: number, keyOf
     }
   }
   return out;
-}
-
-const cache = new Map<string, BucketRange[]>();
-function cached(key: string, make: () => BucketRange[]): BucketRange[] {
-  let v = cache.get(key);
-  if (!v) {
-    v = make();
-    if (cache.size >= 2000) cache.delete(cache.keys().next().value!);
-    cache.set(key, v);
-  }
-  return v;
 }
 
 /** The UTC buckets of each local day of a month, keyed by day of month (1…31). */

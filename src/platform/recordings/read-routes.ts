@@ -1,4 +1,4 @@
-// Cloud recordings, the read side (seed §4.7, camera:recordings, viewer): frames by time, the latest,
+// Cloud recordings, the read side (camera:recordings, viewer): frames by time, the latest,
 // oldest and nearest frame, which local days and hours hold recordings, a page of the index, and the
 // camera's thumbnail. The router prefers static segments, so `latest`/`oldest` never reach `:timestamp`.
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +8,7 @@ import { fromPathCamera, scoped } from '../access/policy.js';
 import { errorResponses, Nullable, StringEnum } from '../../lib/http/schemas.js';
 import { MAX_LIST_LIMIT } from './snapshot-reader.js';
 import { sendFrame, sendThumbnail } from './image-reply.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const CameraExid = Type.String({ minLength: 1, maxLength: 64 });
 const CameraParams = Type.Object({ camera_exid: CameraExid });
@@ -58,9 +59,8 @@ const frameResponse = {
   ...errorResponses(),
 };
 
-export async function recordingReadRoutes(fastify: FastifyInstance): Promise<void> {
+export const recordingReadRoutes = defineRoutes('recording-read-routes', ['snapshotReader'], async (fastify, { snapshotReader: reader }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { snapshotReader: reader } = app.platform;
   const tags = ['recordings'];
   const access = scoped(['camera:recordings'], { project: fromPathCamera });
   const base = '/v2/cameras/:camera_exid/recordings/snapshots';
@@ -196,4 +196,4 @@ export async function recordingReadRoutes(fastify: FastifyInstance): Promise<voi
       return sendThumbnail(req, reply, entry, jpeg);
     },
   );
-}
+});

@@ -1,6 +1,7 @@
 // A camera's weekly recording schedule: per weekday a list of "HH:MM-HH:MM" windows in the camera's
 // own time zone (so "08:00-18:00" follows daylight saving). Parsed and checked once when saved; the
 // recorder loop asks `isInSchedule` on every tick, so that question is cheap (cached formatters).
+import { boundedMemo } from '../../lib/cache/index.js';
 import { validation } from '../../lib/errors.js';
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
@@ -55,15 +56,10 @@ export function parseSchedule(s: WeeklySchedule): ParsedSchedule {
   return out;
 }
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-function formatter(timeZone: string): Intl.DateTimeFormat {
-  let f = formatters.get(timeZone);
-  if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
-    formatters.set(timeZone, f);
-  }
-  return f;
-}
+/** A formatter per zone: a pure memo, bounded (docs/architecture.md, Caches). */
+const formatters = boundedMemo<Intl.DateTimeFormat>(1000);
+const formatter = (timeZone: string): Intl.DateTimeFormat =>
+  formatters(timeZone, () => new Intl.DateTimeFormat('en-GB', { timeZone, weekday: 'long', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }));
 
 /** The weekday and minute of the day at `at` in `timeZone`. */
 export function localWeekMinute(at: Date, timeZone: string): { day: Weekday; minute: number } {

@@ -2,15 +2,15 @@
 // snapshots a minute, storage duration in days (-1 forever) and an optional weekly schedule. A camera
 // never configured records nothing (status off). Saving tells the recorder loop at once.
 import { Type, type Static } from 'typebox';
-import { nowIso, type Db } from '../../lib/db/index.js';
+import { nowIso } from '../../lib/db/index.js';
+import type { PlatformDb } from '../db/database.js';
 import { validation } from '../../lib/errors.js';
 import { Nullable, StringEnum } from '../../lib/http/schemas.js';
 import type { CamerasService } from '../cameras/cameras-service.js';
 import { normaliseSchedule, WEEKDAYS, WINDOW_PATTERN, type WeeklySchedule } from './recording-schedule.js';
 import * as repo from './recording-settings-repository.js';
+import { RECORDING_STATUSES, type RecordingStatus } from './recordings-tables.js';
 
-export const RECORDING_STATUSES = ['on', 'off', 'paused'] as const;
-export type RecordingStatus = (typeof RECORDING_STATUSES)[number];
 /** Longest storage duration accepted, in days (ten years); -1 keeps images forever. */
 export const MAX_STORAGE_DAYS = 3650;
 
@@ -47,12 +47,11 @@ export const RecordingSettingsUpdate = Type.Object(
 export type RecordingSettingsUpdate = Static<typeof RecordingSettingsUpdate>;
 
 export class RecordingSettingsService {
-  /** Called after settings change, with the camera's id (the recorder loop reloads). */
-  onChange: (cameraId: string) => void = () => {};
-
   constructor(
-    private readonly db: Db,
+    private readonly db: PlatformDb,
     private readonly cameras: CamerasService,
+    /** Called after settings change, with the camera's id (the recorder loop reloads). */
+    readonly onChange: (cameraId: string) => void = () => {},
   ) {}
 
   async get(cameraExid: string): Promise<RecordingSettings> {

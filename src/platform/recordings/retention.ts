@@ -8,9 +8,9 @@
 // removes the rows. Deleting rows first would instead leave objects no row points at, which nothing
 // would ever find again. Between the two steps a read of such an expired frame answers not found.
 import type { FastifyBaseLogger } from 'fastify';
-import type { Db } from '../../lib/db/index.js';
+import type { PlatformDb } from '../db/database.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import type { SnapshotIndex } from './snapshot-index.js';
+import type { SnapshotIndex } from './snapshot-index-repository.js';
 import { camerasWithRetention } from './recording-settings-repository.js';
 
 const DAY_MS = 86_400_000;
@@ -23,9 +23,9 @@ export interface RetentionResult {
 
 export class RetentionJob {
   constructor(
-    private readonly db: Db,
-    private readonly storage: () => ObjectStore,
-    private readonly index: () => SnapshotIndex,
+    private readonly db: PlatformDb,
+    private readonly storage: ObjectStore,
+    private readonly index: SnapshotIndex,
     private readonly log?: FastifyBaseLogger,
   ) {}
 
@@ -48,10 +48,10 @@ export class RetentionJob {
   async runCamera(cameraId: string, cutoff: Date): Promise<number> {
     let removed = 0;
     for (;;) {
-      const batch = await this.index().expiredBefore(cameraId, cutoff, BATCH);
+      const batch = await this.index.expiredBefore(cameraId, cutoff, BATCH);
       if (batch.length === 0) return removed;
-      await this.storage().delete(batch.map((e) => e.objectKey));
-      await this.index().remove(cameraId, batch.map((e) => e.takenAt));
+      await this.storage.delete(batch.map((e) => e.objectKey));
+      await this.index.remove(cameraId, batch.map((e) => e.takenAt));
       removed += batch.length;
       if (batch.length < BATCH) return removed;
     }

@@ -1,16 +1,14 @@
 // The index of a camera's cloud recordings: one row per stored JPEG (the bytes live in the object
 // store under `snapshotKey`) plus per-15-minute counts kept in the same transactions. The recorder
-// writes through `add`, retention through `expiredBefore`/`remove`; the read endpoints query the rest.
+// writes through `add`, retention through `expiredBefore`/`remove`; the read endpoints query the rest
+// (the SnapshotIndex of snapshot-index-repository.ts; here its key layout, buckets and types).
 // Every real time-zone offset is a multiple of 15 minutes, so the counts answer "which local days /
 // hours have recordings" exactly, in any zone, without touching the (millions of) snapshot rows.
-import { sql, type Kysely, type Transaction } from 'kysely';
-import type { Db } from '../../lib/db/index.js';
-import type { Database } from '../../lib/db/schema.js';
+import type { SnapshotSource } from './recordings-tables.js';
 import { ApiError } from '../../lib/errors.js';
 
 export const BUCKET_MS = 15 * 60 * 1000;
 
-export type SnapshotSource = 'schedule' | 'manual';
 
 export interface SnapshotEntry {
   /** ISO-8601 UTC with milliseconds. */
@@ -60,225 +58,10 @@ export function snapshotKey(cameraId: string, takenAt: Date): string {
 export const bucketOf = (ms: number) => Math.floor(ms / BUCKET_MS);
 
 /** Four-digit years only: their ISO text sorts in time order, which the index relies on. */
-function checkedIso(d: Date): string {
+export function checkedIso(d: Date): string {
   const t = d.getTime();
   if (!Number.isFinite(t) || d.getUTCFullYear() < 1970 || d.getUTCFullYear() > 9999) {
     throw new ApiError('VALIDATION_ERROR', `snapshot time out of range: ${String(d)}`);
   }
   return d.toISOString();
-}
-
-const CHUNK = 500;
-const MAX_INDEX_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
-
-export class SnapshotIndex {
-  private readonly k: Kysely<Database>;
-
-  constructor(private readonly db: Db) {
-    this.k = db.kysely;
-  }
-
-  /** Inserts one stored JPEG (and keeps its summary counts) in one transaction. Duplicate (camera, taken_at): throws ApiError CONFLICT. */
-  async add(e: NewSnapshot): Promise<void> {
-    const takenAt = checkedIso(e.takenAt);
-    try {
-      await this.k.transaction().execute(async (trx) => {
-        const res = await trx
-          .insertInto('snapshots')
-          .values({
-            camera_id: e.cameraId,
-            taken_at: takenAt,
-            object_key: e.objectKey,
-            size: e.size,
-            source: e.source,
-            note: e.note ?? null,
-            created_by: e.createdBy ?? null,
-            created_at: new Date().toISOString(),
-          })
-          .onConflict((oc) => oc.columns(['camera_id', 'taken_at']).doNothing())
-          .executeTakeFirst();
-        if (Number(res.numInsertedOrUpdatedRows ?? 0) === 0) {
-          throw new ApiError('CONFLICT', `A snapshot at ${takenAt} already exists for this camera`);
-        }
-        await bump(trx, e.cameraId, bucketOf(e.takenAt.getTime()), 1);
-      });
-    } catch (err) {
-      if (isForeignKeyViolation(err)) throw new ApiError('NOT_FOUND', 'Camera (or creating user) not found');
-      throw err;
-    }
-  }
-
-  /** Oldest-first entries taken before `before`, at most `limit`. */
-  async expiredBefore(cameraId: string, before: Date, limit: number): Promise<{ takenAt: string; objectKey: string }[]> {
-    const rows = await this.k
-      .selectFrom('snapshots')
-      .select(['taken_at', 'object_key'])
-      .where('camera_id', '=', cameraId)
-      .where('taken_at', '<', before.toISOString())
-      .orderBy('taken_at', 'asc')
-      .limit(Math.max(0, Math.floor(limit)))
-      .execute();
-    return rows.map((r) => ({ takenAt: r.taken_at, objectKey: r.object_key }));
-  }
-
-  /** Removes these entries (and their summary counts) in one transaction. */
-  async remove(cameraId: string, takenAts: readonly string[]): Promise<void> {
-    if (takenAts.length === 0) return;
-    await this.k.transaction().execute(async (trx) => {
-      const perBucket = new Map<number, number>();
-      for (let i = 0; i < takenAts.length; i += CHUNK) {
-        const deleted = await trx
-          .deleteFrom('snapshots')
-          .where('camera_id', '=', cameraId)
-          .where('taken_at', 'in', takenAts.slice(i, i + CHUNK))
-          .returning('taken_at')
-          .execute();
-        for (const { taken_at } of deleted) {
-          const b = bucketOf(Date.parse(taken_at));
-          perBucket.set(b, (perBucket.get(b) ?? 0) + 1);
-        }
-      }
-      for (const [bucket, n] of perBucket) await bump(trx, cameraId, bucket, -n);
-      if (perBucket.size > 0) {
-        const buckets = [...perBucket.keys()];
-        for (let i = 0; i < buckets.length; i += CHUNK) {
-          await trx
-            .deleteFrom('snapshot_buckets')
-            .where('camera_id', '=', cameraId)
-            .where('bucket', 'in', buckets.slice(i, i + CHUNK))
-            .where('count', '<=', 0)
-            .execute();
-        }
-      }
-    });
-  }
-
-  async latest(cameraId: string): Promise<SnapshotEntry | null> {
-    return this.edge(cameraId, 'desc');
-  }
-
-  async oldest(cameraId: string): Promise<SnapshotEntry | null> {
-    return this.edge(cameraId, 'asc');
-  }
-
-  /** The first entry taken in [fromIso, toIso). */
-  async firstIn(cameraId: string, fromIso: string, toIso: string): Promise<SnapshotEntry | null> {
-    const row = await this.k
-      .selectFrom('snapshots')
-      .selectAll()
-      .where('camera_id', '=', cameraId)
-      .where('taken_at', '>=', fromIso)
-      .where('taken_at', '<', toIso)
-      .orderBy('taken_at', 'asc')
-      .limit(1)
-      .executeTakeFirst();
-    return row ? toEntry(row) : null;
-  }
-
-  /** The entry closest in time to `at` on either side (the earlier one on a tie). */
-  async nearest(cameraId: string, at: Date): Promise<SnapshotEntry | null> {
-    const iso = at.toISOString();
-    // One round trip: the last entry at or before `at` and the first after it, each one index probe.
-    const before = this.k.selectFrom('snapshots').selectAll().where('camera_id', '=', cameraId).where('taken_at', '<=', iso).orderBy('taken_at', 'desc').limit(1);
-    const after = this.k.selectFrom('snapshots').selectAll().where('camera_id', '=', cameraId).where('taken_at', '>', iso).orderBy('taken_at', 'asc').limit(1);
-    const rows = await this.k.selectFrom(before.as('b')).selectAll().unionAll(this.k.selectFrom(after.as('a')).selectAll()).execute();
-    if (rows.length === 0) return null;
-    const t = at.getTime();
-    const best = rows.reduce((x, y) => {
-      const dx = Math.abs(Date.parse(x.taken_at) - t);
-      const dy = Math.abs(Date.parse(y.taken_at) - t);
-      return dy < dx || (dy === dx && y.taken_at < x.taken_at) ? y : x;
-    });
-    return toEntry(best);
-  }
-
-  /** One page of entries in time order; `after` is the last taken_at of the previous page. */
-  async list(cameraId: string, q: ListQuery): Promise<SnapshotEntry[]> {
-    let query = this.k.selectFrom('snapshots').selectAll().where('camera_id', '=', cameraId);
-    if (q.from) query = query.where('taken_at', '>=', q.from);
-    if (q.to) query = query.where('taken_at', '<=', q.to);
-    if (q.after) query = query.where('taken_at', q.order === 'asc' ? '>' : '<', q.after);
-    const rows = await query.orderBy('taken_at', q.order).limit(q.limit).execute();
-    return rows.map(toEntry);
-  }
-
-  /** How many entries were taken in [from, to] (both inclusive; either open): whole buckets from the summary, the edges counted. */
-  async count(cameraId: string, from?: Date, to?: Date): Promise<number> {
-    const fromMs = from?.getTime() ?? 0;
-    const toMs = to?.getTime() ?? Number.MAX_SAFE_INTEGER - BUCKET_MS;
-    if (toMs < fromMs) return 0;
-    const fullLo = Math.ceil(fromMs / BUCKET_MS);
-    const fullHi = Math.floor((toMs + 1) / BUCKET_MS); // exclusive
-    if (fullHi <= fullLo) return this.countRows(cameraId, fromMs, toMs + 1);
-    let q = this.k.selectFrom('snapshot_buckets').select((eb) => eb.fn.sum<number>('count').as('n')).where('camera_id', '=', cameraId);
-    if (from) q = q.where('bucket', '>=', fullLo);
-    if (to) q = q.where('bucket', '<', fullHi);
-    const whole = Number((await q.executeTakeFirst())?.n ?? 0);
-    const head = from ? await this.countRows(cameraId, fromMs, fullLo * BUCKET_MS) : 0;
-    const tail = to ? await this.countRows(cameraId, fullHi * BUCKET_MS, toMs + 1) : 0;
-    return whole + head + tail;
-  }
-
-  private async countRows(cameraId: string, fromMs: number, toMsExclusive: number): Promise<number> {
-    if (toMsExclusive <= fromMs) return 0;
-    const row = await this.k
-      .selectFrom('snapshots')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('camera_id', '=', cameraId)
-      .where('taken_at', '>=', new Date(fromMs).toISOString())
-      .where('taken_at', '<', new Date(Math.min(toMsExclusive, MAX_INDEX_MS + 1)).toISOString())
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
-  }
-
-  /** The keys of the ranges that hold at least one snapshot (one index probe per range), ascending. */
-  async keysWithData(cameraId: string, ranges: readonly BucketRange[]): Promise<number[]> {
-    if (ranges.length === 0) return [];
-    for (const r of ranges) {
-      if (![r.key, r.lo, r.hi].every(Number.isSafeInteger)) throw new Error('bucket ranges must be integers');
-    }
-    // Literal integers (checked above), so PostgreSQL types the VALUES columns as integers.
-    const values = sql.join(ranges.map((r) => sql`(${sql.lit(r.key)}, ${sql.lit(r.lo)}, ${sql.lit(r.hi)})`));
-    const { rows } = await sql<{ k: number }>`
-      WITH r(k, lo, hi) AS (VALUES ${values})
-      SELECT DISTINCT r.k AS k FROM r
-      WHERE EXISTS (SELECT 1 FROM snapshot_buckets b WHERE b.camera_id = ${cameraId} AND b.bucket >= r.lo AND b.bucket < r.hi)
-      ORDER BY k`.execute(this.k);
-    return rows.map((r) => Number(r.k));
-  }
-
-  private async edge(cameraId: string, order: 'asc' | 'desc'): Promise<SnapshotEntry | null> {
-    const row = await this.k
-      .selectFrom('snapshots')
-      .selectAll()
-      .where('camera_id', '=', cameraId)
-      .orderBy('taken_at', order)
-      .limit(1)
-      .executeTakeFirst();
-    return row ? toEntry(row) : null;
-  }
-}
-
-async function bump(trx: Transaction<Database>, cameraId: string, bucket: number, by: number): Promise<void> {
-  await trx
-    .insertInto('snapshot_buckets')
-    .values({ camera_id: cameraId, bucket, count: by })
-    .onConflict((oc) => oc.columns(['camera_id', 'bucket']).doUpdateSet({ count: sql`snapshot_buckets.count + ${by}` }))
-    .execute();
-}
-
-function toEntry(r: Database['snapshots']): SnapshotEntry {
-  return {
-    takenAt: r.taken_at,
-    objectKey: r.object_key,
-    size: Number(r.size),
-    source: r.source as SnapshotSource,
-    note: r.note,
-    createdBy: r.created_by,
-  };
-}
-
-function isForeignKeyViolation(err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_CONSTRAINT_FOREIGNKEY' || code === '23503';
 }

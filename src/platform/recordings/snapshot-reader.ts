@@ -2,12 +2,14 @@
 // nearest, first, last, a page), which local days and hours hold any (in the camera's time zone), the
 // JPEG bytes from the object store, and a small cached thumbnail of the latest frame.
 import sharp from 'sharp';
+import type { Cache, CacheRegistry } from '../../lib/cache/index.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { isTimeZone } from '../../lib/time-zone.js';
 import type { CamerasService } from '../cameras/cameras-service.js';
 import type { ObjectStore, StoredObject } from '../storage/object-store.js';
 import { dayRanges, hourRanges } from './local-calendar.js';
-import type { SnapshotEntry, SnapshotIndex } from './snapshot-index.js';
+import type { SnapshotEntry } from './snapshot-index.js';
+import type { SnapshotIndex } from './snapshot-index-repository.js';
 import { daysInMonth, parseCalendarPart, parseTimestamp, type Instant } from './timestamps.js';
 
 export const THUMBNAIL_WIDTH = 320;
@@ -32,21 +34,27 @@ const noSnapshot = () => new ApiError('NOT_FOUND', 'No snapshot recorded for thi
 
 export class SnapshotReader {
   /** Thumbnails by the object key of the frame they were made from (so a new frame makes a new one). */
-  private readonly thumbnails = new Map<string, Promise<Buffer>>();
+  private readonly thumbnails: Cache<string, Buffer>;
 
   /** Reads the other services from the platform at call time, so a store swapped in later is used. */
-  constructor(private readonly platform: { cameras: CamerasService; snapshotIndex: SnapshotIndex; storage: ObjectStore }) {}
+  constructor(
+    private readonly deps: { cameras: CamerasService; snapshotIndex: SnapshotIndex; storage: ObjectStore },
+    caches: CacheRegistry,
+  ) {
+    // No facts: an object key names one frame's bytes for good (docs/architecture.md, Caches).
+    this.thumbnails = caches.create('recordings.thumbnails', { max: THUMBNAIL_CACHE });
+  }
 
   private get index(): SnapshotIndex {
-    return this.platform.snapshotIndex;
+    return this.deps.snapshotIndex;
   }
 
   private get storage(): ObjectStore {
-    return this.platform.storage;
+    return this.deps.storage;
   }
 
   private async camera(exid: string): Promise<{ id: string; tz: string }> {
-    const row = await this.platform.cameras.row(exid);
+    const row = await this.deps.cameras.row(exid);
     return { id: row.id, tz: isTimeZone(row.timezone) ? row.timezone : 'UTC' };
   }
 
@@ -117,16 +125,10 @@ export class SnapshotReader {
   /** The latest frame, THUMBNAIL_WIDTH pixels wide (never enlarged), made once per frame. */
   async thumbnail(exid: string): Promise<{ entry: SnapshotEntry; jpeg: Buffer }> {
     const entry = await this.latest(exid);
-    let made = this.thumbnails.get(entry.objectKey);
-    if (!made) {
-      made = this.bytes(entry).then((full) =>
-        sharp(full).rotate().resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true }).jpeg({ quality: 75, mozjpeg: false }).toBuffer(),
-      );
-      if (this.thumbnails.size >= THUMBNAIL_CACHE) this.thumbnails.delete(this.thumbnails.keys().next().value!);
-      this.thumbnails.set(entry.objectKey, made);
-      // A failure is not cached: the next request tries again.
-      made.catch(() => this.thumbnails.delete(entry.objectKey));
-    }
+    // Made once however many ask at the same time; a failure is not kept: the next request tries again.
+    const made = this.thumbnails.load(entry.objectKey, async () =>
+      sharp(await this.bytes(entry)).rotate().resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true }).jpeg({ quality: 75, mozjpeg: false }).toBuffer(),
+    );
     try {
       return { entry, jpeg: await made };
     } catch (err) {

@@ -1,5 +1,5 @@
 // The writing side of cloud recordings: recording settings (people only: they are camera settings,
-// not in the seed's scope map) and "capture now" (seed §4.7, camera:recordings, editor).
+// closed to API keys) and "capture now" (camera:recordings, editor).
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -8,12 +8,12 @@ import { errorResponses } from '../../lib/http/schemas.js';
 import { actingUserId } from '../http/principal-helpers.js';
 import { RecordingSettings, RecordingSettingsUpdate } from './recording-settings.js';
 import { CapturedSnapshot } from './manual-capture.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const CameraParams = Type.Object({ camera_exid: Type.String({ minLength: 1, maxLength: 64 }) });
 
-export async function recordingWriteRoutes(fastify: FastifyInstance): Promise<void> {
+export const recordingWriteRoutes = defineRoutes('recording-write-routes', ['recordingSettings', 'manualCapture'], async (fastify, { recordingSettings, manualCapture }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { recordingSettings, manualCapture } = app.platform;
   const tags = ['recordings'];
 
   app.get(
@@ -69,4 +69,4 @@ export async function recordingWriteRoutes(fastify: FastifyInstance): Promise<vo
       return reply.code(201).send(await manualCapture.capture(req.params.camera_exid, actingUserId(req), note));
     },
   );
-}
+});

@@ -1,7 +1,7 @@
 // The object store on an S3-compatible bucket (AWS S3, MinIO, Ceph, Garage…) through the AWS SDK,
 // with path-style addressing so self-hosted endpoints work without wildcard DNS. Chosen by config
 // (OVERLOOK_STORAGE=s3); the filesystem store stays the default.
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { checkKey, type ObjectStore, type StoredObject } from './object-store.js';
 

@@ -1,8 +1,9 @@
 // Creating a person: used by `overlook users create`, the demo data and tests.
-import type { Db } from '../../lib/db/index.js';
+import type { PlatformDb } from '../db/database.js';
 import { ApiError } from '../../lib/errors.js';
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../lib/auth/passwords.js';
-import { findUserByEmail, normaliseEmail, toUserRecord, type UserRecord } from './user-record.js';
+import { normaliseEmail, toUserRecord, type UserRecord } from './user-record.js';
+import { findUserByEmail, insertUser } from './users-repository.js';
 import { newId } from '../../lib/ids.js';
 
 export interface NewUser {
@@ -24,7 +25,7 @@ export function checkPassword(password: string, field = 'password'): void {
   }
 }
 
-export async function createUser(db: Db, input: NewUser): Promise<UserRecord> {
+export async function createUser(db: PlatformDb, input: NewUser): Promise<UserRecord> {
   const email = normaliseEmail(input.email);
   if (!EMAIL.test(email) || email.length > 254) throw new ApiError('VALIDATION_ERROR', 'email: is not an e-mail address', { details: [{ field: 'email', message: 'invalid' }] });
   checkPassword(input.password);
@@ -41,6 +42,6 @@ export async function createUser(db: Db, input: NewUser): Promise<UserRecord> {
     created_at: now,
     updated_at: now,
   };
-  await db.kysely.insertInto('users').values(row).execute();
+  await insertUser(db, row);
   return toUserRecord(row);
 }

@@ -1,4 +1,4 @@
-// People (seed §4.2 user:info, §4.3 profile:write). None touches a project; a key acts as its owner.
+// People (user:info; profile:write). None touches a project; a key acts as its owner.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -11,6 +11,7 @@ import { errorResponses, Nullable, StringEnum } from '../../lib/http/schemas.js'
 import { actingUserId } from '../http/principal-helpers.js';
 import { UserRecord } from './user-record.js';
 import { UsersService } from './users-service.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const ProjectRole = Type.Object({ project_exid: Type.String(), project_name: Type.String(), role: Type.String() });
@@ -35,10 +36,9 @@ const UpdateBody = Type.Object(
   { additionalProperties: false },
 );
 
-export async function userRoutes(fastify: FastifyInstance): Promise<void> {
+export const userRoutes = defineRoutes('user-routes', ['db', 'directory', 'sessions', 'audit'], async (fastify, { db, directory, sessions, audit }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { db, directory, sessions } = app.platform;
-  const users = new UsersService(db, directory, sessions, app.platform.audit);
+  const users = new UsersService(db, directory, sessions, audit);
   const tags = ['users'];
   const info = { access: scoped(['user:info']) };
   const write = { access: scoped(['profile:write']) };
@@ -122,8 +122,8 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
     async (req, reply) => {
       const userId = actingUserId(req);
       if (!(await sessions.revoke(req.params.id, userId))) throw new ApiError('NOT_FOUND', 'Session not found');
-      await logActivity(db, req, userId, 'session_revoked', req.params.id);
+      await logActivity({ db, audit }, req, userId, 'session_revoked', req.params.id);
       return reply.code(204).send(null);
     },
   );
-}
+});

@@ -1,8 +1,7 @@
-// The user record of contract §3, and the repository functions every feature shares for people.
+// The user record (docs/access-model.md, People); the users table's queries are in users-repository.ts.
 import { Type, type Static } from 'typebox';
-import type { Db } from '../../lib/db/index.js';
 import { toBool } from '../../lib/db/index.js';
-import type { UsersTable } from '../../lib/db/schema.js';
+import type { UsersTable } from './users-tables.js';
 
 export const UserRecord = Type.Object(
   {
@@ -28,8 +27,3 @@ export const toUserRecord = (u: Pick<UsersTable, 'id' | 'email' | 'firstname' | 
 
 /** E-mail addresses are compared without case and surrounding space. */
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
-
-export const findUserById = (db: Db, id: string) => db.kysely.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-
-export const findUserByEmail = (db: Db, email: string) =>
-  db.kysely.selectFrom('users').selectAll().where('email', '=', normaliseEmail(email)).executeTakeFirst();

@@ -1,17 +1,21 @@
 // People: their own record, features, roles and permissions, sessions and the session activities log.
-import type { Db } from '../../lib/db/index.js';
+import type { PlatformDb } from '../db/database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { hashPassword, verifyPassword } from '../../lib/auth/passwords.js';
-import { pageMeta, pageOffset } from '../../lib/http/pagination.js';
-import type { AccessDirectory } from '../access/directory.js';
+import { pageMeta } from '../../lib/http/pagination.js';
+import type { AccessDirectory } from '../directory/directory.js';
 import { ROLES, roleAllows, type Role } from '../access/policy.js';
+import type { ActivityAction } from '../auth/auth-tables.js';
 import type { Principal } from '../access/principal.js';
 import type { SessionStore } from '../auth/session-store.js';
 import { checkPassword } from './create-user.js';
 import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/audit-log.js';
-import { findUserById, normaliseEmail, toUserRecord, type UserRecord } from './user-record.js';
+import { toUserRecord, type UserRecord } from './user-record.js';
+import { emailsOf, findUserByEmail, findUserById, updateUser } from './users-repository.js';
+import { projectNamesOf } from '../projects/projects-repository.js';
+import { activitiesOf, liveSessionsOf, openSessionIdsOf } from '../auth/sessions-repository.js';
 
-/** What each role may do, in the words of contract §4. */
+/** What each role may do, in the words of docs/access-model.md (Roles). */
 export const ROLE_ACTIONS: Record<Role, string[]> = {
   viewer: ['read_project', 'read_cameras', 'read_recordings', 'live_view', 'read_features'],
   editor: ['ptz_control', 'take_snapshots', 'write_media_hub', 'write_bim', 'write_comments', 'write_video_walls', 'write_progress_photos'],
@@ -23,7 +27,7 @@ export const actionsOf = (role: Role): string[] => ROLES.filter((r) => roleAllow
 
 export class UsersService {
   constructor(
-    private readonly db: Db,
+    private readonly db: PlatformDb,
     private readonly directory: AccessDirectory,
     private readonly sessions: SessionStore,
     private readonly audit?: AuditLog,
@@ -44,7 +48,7 @@ export class UsersService {
   }
 
   async features(principal: Principal, email: string): Promise<{ email: string; features: string[] }> {
-    const user = await this.db.kysely.selectFrom('users').select(['id']).where('email', '=', normaliseEmail(email)).executeTakeFirst();
+    const user = await findUserByEmail(this.db, email);
     if (!user) throw new ApiError('NOT_FOUND', 'User not found');
     const row = await this.visibleUser(principal, user.id);
     return { email: row.email, features: JSON.parse(row.features) as string[] };
@@ -53,8 +57,8 @@ export class UsersService {
   private async projectRoles(principal: Principal) {
     const visible = await this.directory.visibleProjects(principal);
     if (visible.size === 0) return [];
-    const rows = await this.db.kysely.selectFrom('projects').select(['id', 'exid', 'name']).where('id', 'in', [...visible.keys()]).orderBy('name').orderBy('exid').execute();
-    return rows.map((p) => ({ project_exid: p.exid, project_name: p.name, role: visible.get(p.id)! }));
+    const projects = await projectNamesOf(this.db, [...visible.keys()]);
+    return [...projects.values()].map((p) => ({ project_exid: p.exid, project_name: p.name, role: visible.get(p.id)! }));
   }
 
   async roles(principal: Principal) {
@@ -89,11 +93,11 @@ export class UsersService {
       checkPassword(input.password);
       set.password_hash = await hashPassword(input.password);
     }
-    await this.db.kysely.updateTable('users').set(set).where('id', '=', id).execute();
+    await updateUser(this.db, id, set);
     if (set.password_hash && principal.kind === 'user') {
       // A new password ends every other session of that person.
-      const others = await this.db.kysely.selectFrom('sessions').select('id').where('user_id', '=', id).where('revoked_at', 'is', null).where('id', '!=', principal.sessionId).execute();
-      for (const s of others) await this.sessions.revoke(s.id, id);
+      const others = await openSessionIdsOf(this.db, id, principal.sessionId);
+      for (const sessionId of others) await this.sessions.revoke(sessionId, id);
       await this.audit?.record(ctx ?? { ...SYSTEM_CONTEXT, actorUserId: id }, { action: 'user.password_changed', subjectUserId: id, target: { type: 'user', id }, details: { sessions_ended: others.length } });
     }
     return toUserRecord((await findUserById(this.db, id))!);
@@ -102,32 +106,19 @@ export class UsersService {
   async activeSessions(principal: Principal) {
     const p = principal as Exclude<Principal, { kind: 'anonymous' }>;
     const now = new Date().toISOString();
-    const rows = await this.db.kysely
-      .selectFrom('sessions')
-      .leftJoin('users as admin', 'admin.id', 'sessions.impersonator_id')
-      .select(['sessions.id', 'sessions.created_at', 'sessions.last_seen_at', 'sessions.expires_at', 'sessions.ip', 'sessions.user_agent', 'admin.id as admin_id', 'admin.email as admin_email'])
-      .where('sessions.user_id', '=', p.userId)
-      .where('sessions.revoked_at', 'is', null)
-      .where('sessions.expires_at', '>', now)
-      .orderBy('sessions.created_at', 'desc')
-      .execute();
+    const rows = await liveSessionsOf(this.db, p.userId, now);
+    const admins = await emailsOf(this.db, rows.flatMap((r) => (r.impersonator_id ? [r.impersonator_id] : [])));
     const current = principal.kind === 'user' ? principal.sessionId : null;
     // An impersonated session shows who is behind it, so the person sees an admin acting as them.
-    return rows.map(({ admin_id, admin_email, ...r }) => ({ ...r, current: r.id === current, impersonated_by: admin_id ? { id: admin_id, email: admin_email! } : null }));
+    return rows.map(({ impersonator_id, ...r }) => {
+      const adminEmail = impersonator_id ? admins.get(impersonator_id) : undefined;
+      return { ...r, current: r.id === current, impersonated_by: impersonator_id && adminEmail !== undefined ? { id: impersonator_id, email: adminEmail } : null };
+    });
   }
 
-  async activities(principal: Principal, q: { action?: string; page: number; pageSize: number }) {
+  async activities(principal: Principal, q: { action?: ActivityAction; page: number; pageSize: number }) {
     const p = principal as Exclude<Principal, { kind: 'anonymous' }>;
-    let query = this.db.kysely.selectFrom('session_activities').where('user_id', '=', p.userId);
-    if (q.action) query = query.where('action', '=', q.action);
-    const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-    const data = await query
-      .select(['id', 'session_id', 'action', 'ip', 'user_agent', 'created_at'])
-      .orderBy('created_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(q.pageSize)
-      .offset(pageOffset(q.page, q.pageSize))
-      .execute();
-    return { meta: pageMeta(q.page, q.pageSize, Number(total)), data };
+    const { total, rows } = await activitiesOf(this.db, p.userId, q);
+    return { meta: pageMeta(q.page, q.pageSize, total), data: rows };
   }
 }

@@ -1,4 +1,4 @@
-// Video walls (seed §4.9, project:video_wall): list, create, get, edit, delete a project's grid of camera tiles.
+// Video walls (project:video_wall): list, create, get, edit, delete a project's grid of camera tiles.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -6,6 +6,7 @@ import { fromBodyProject, fromRecord, listOfProjects, scoped } from '../access/p
 import { errorResponses, Nullable } from '../../lib/http/schemas.js';
 import { actingUserId, allowedProject } from '../http/principal-helpers.js';
 import { MAX_GRID } from './video-walls-service.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const Params = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const GridSize = Type.Integer({ minimum: 1, maximum: MAX_GRID });
@@ -25,9 +26,8 @@ const Wall = Type.Object({
   updated_at: Type.String(),
 });
 
-export async function videoWallRoutes(fastify: FastifyInstance): Promise<void> {
+export const videoWallRoutes = defineRoutes('video-wall-routes', ['videoWalls', 'directory'], async (fastify, { videoWalls, directory }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { videoWalls, directory } = app.platform;
   const tags = ['video walls'];
   const ofWall = fromRecord(async (req) => videoWalls.projectOf((req.params as { id?: string }).id ?? ''));
 
@@ -103,4 +103,4 @@ export async function videoWallRoutes(fastify: FastifyInstance): Promise<void> {
       return reply.code(204).send(null);
     },
   );
-}
+});

@@ -1,7 +1,7 @@
 // Video walls: a project's grid of live tiles, each showing one of that project's cameras. The layout
 // is validated as a whole (grid bounds, one camera per cell, cameras of the wall's project) so a wall
 // never points at a camera its viewers cannot see; tiles go with their camera (foreign-key cascade).
-import type { Db } from '../../lib/db/index.js';
+import type { PlatformDb } from '../db/database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import * as repo from './video-walls-repository.js';
@@ -41,7 +41,7 @@ function toWall(w: repo.WallRow, tiles: repo.TileRow[]): VideoWall {
 }
 
 export class VideoWallsService {
-  constructor(private readonly db: Db) {}
+  constructor(private readonly db: PlatformDb) {}
 
   /** The walls of the given projects (the caller's visible ones), optionally one project's. */
   async list(projectIds: string[]): Promise<VideoWall[]> {

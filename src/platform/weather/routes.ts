@@ -1,10 +1,11 @@
-// Weather at a project's site (seed §4.9, project:weather): history by day, current conditions, filters.
+// Weather at a project's site (project:weather): history by day, current conditions, filters.
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromPathProject, scoped } from '../access/policy.js';
 import { errorResponses, Nullable } from '../../lib/http/schemas.js';
 import { allowedProject } from '../http/principal-helpers.js';
+import { defineRoutes } from '../plugins/feature.js';
 
 const Params = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });
 const Day = Type.String({ maxLength: 10, description: 'YYYY-MM-DD, a local date in the project’s time zone' });
@@ -31,9 +32,8 @@ const Location = Type.Object({
 });
 const upstream = errorResponses(409, 502, 504);
 
-export async function weatherRoutes(fastify: FastifyInstance): Promise<void> {
+export const weatherRoutes = defineRoutes('weather-routes', ['weather'], async (fastify, { weather }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { weather } = app.platform;
   const tags = ['weather'];
   const access = scoped(['project:weather'], { project: fromPathProject });
 
@@ -95,4 +95,4 @@ export async function weatherRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (req) => weather.filters(allowedProject(req).project.id),
   );
-}
+});

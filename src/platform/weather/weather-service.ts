@@ -3,11 +3,13 @@
 // database (per project, so they go with it) and a past day is asked of the provider once; today and
 // the current conditions are kept a few minutes (OVERLOOK_WEATHER_CURRENT_TTL_SECONDS).
 import type { PlatformConfig } from '../../lib/config.js';
-import type { Db } from '../../lib/db/index.js';
+import type { PlatformDb } from '../db/database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { isTimeZone } from '../../lib/time-zone.js';
 import { OpenMeteoClient, type Place, type WeatherHour } from './open-meteo-client.js';
 import * as repo from './weather-repository.js';
+import { cameraPositionsOf } from '../cameras/cameras-repository.js';
+import { projectRowById } from '../projects/projects-repository.js';
 
 /** Where the weather is taken: the cameras' positions, rounded to ~100 m so nearby cameras share a cache. */
 export interface WeatherLocation {
@@ -62,7 +64,7 @@ export class WeatherService {
   private readonly client: OpenMeteoClient;
 
   constructor(
-    private readonly db: Db,
+    private readonly db: PlatformDb,
     private readonly config: Pick<PlatformConfig, 'weatherUrl' | 'weatherArchiveUrl' | 'weatherTimeoutMs' | 'weatherCurrentTtlSeconds'>,
   ) {
     this.client = new OpenMeteoClient({ forecastUrl: config.weatherUrl, archiveUrl: config.weatherArchiveUrl, timeoutMs: config.weatherTimeoutMs });
@@ -70,7 +72,7 @@ export class WeatherService {
 
   /** The site's location from its cameras, or null when none of them has one. */
   async locationOf(projectId: string): Promise<WeatherLocation | null> {
-    const rows = await repo.cameraPositions(this.db, projectId);
+    const rows = await cameraPositionsOf(this.db, projectId);
     if (rows.length === 0) return null;
     const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const round = (v: number) => Math.round(v * 1000) / 1000;
@@ -89,7 +91,7 @@ export class WeatherService {
   }
 
   private async timezoneOf(projectId: string): Promise<string> {
-    const tz = await repo.projectTimezone(this.db, projectId);
+    const tz = (await projectRowById(this.db, projectId))?.timezone;
     // A zone the runtime does not know would make every date computation throw: fall back to UTC.
     return tz && isTimeZone(tz) ? tz : 'UTC';
   }

@@ -1,9 +1,11 @@
 // Fail closed: every registered route declares who may call it, and an unclassified route stops the app.
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accessLayer, policyOf, type RegisteredRoute } from '../../../src/platform/access/hook.js';
+import { accessLayer } from '../../../src/platform/access-layer/hook.js';
+import { policyOf, type RegisteredRoute } from '../../../src/platform/access/registered-route.js';
 import { isScope } from '../../../src/platform/access/scopes.js';
 import { buildTestPlatform, type TestPlatform } from '../../helpers/platform.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 beforeAll(async () => {
@@ -13,7 +15,7 @@ afterAll(() => tp.close());
 
 describe('route classification', () => {
   it('every registered route is classified: public, people only, or scoped with known scopes', () => {
-    const routes = tp.app.platform.routes;
+    const routes = servicesOf(tp.app).registeredRoutes;
     expect(routes.length).toBeGreaterThan(30);
     const unclassified = routes.filter((r) => !policyOf(r)).map((r) => `${r.method} ${r.url}`);
     expect(unclassified).toEqual([]);
@@ -24,14 +26,14 @@ describe('route classification', () => {
   });
 
   it('every /v2 route except login is closed to anonymous callers', () => {
-    const open = tp.app.platform.routes
+    const open = servicesOf(tp.app).registeredRoutes
       .filter((r) => r.url.startsWith('/v2') && r.method !== 'HEAD')
       .filter((r) => {
         const p = policyOf(r)!;
         return p.access === 'public' || (p.access === 'people' && p.anonymous);
       })
       .map((r) => `${r.method} ${r.url}`);
-    // Provider sign-in (issue 7) and the connectors' OAuth callback (issue 5): finished by a browser
+    // Provider sign-in and the connectors' OAuth callback: finished by a browser
     // that carries no JWT (the single-use state names the person). Connector webhooks: called by the
     // provider, authenticated by an HMAC signature over the raw body, which only exists after parsing.
     expect(open.sort()).toEqual([
@@ -45,18 +47,22 @@ describe('route classification', () => {
     ]);
   });
 
+  const accessDeps = () => {
+    const { keys, sessions, directory } = servicesOf(tp.app);
+    return { keys, sessions, directory, tokenVerifiers: {} };
+  };
+
   it('the app refuses to start when a route declares no access policy', async () => {
     const registry: RegisteredRoute[] = [];
     const app = Fastify();
-    const deps = tp.app.platform;
-    await app.register(accessLayer(deps, registry));
+    await app.register(accessLayer(accessDeps(), registry));
     app.get('/v2/forgotten', async () => ({ leaked: true }));
     await expect(app.ready()).rejects.toThrow(/routes without an access policy: GET \/v2\/forgotten/);
   });
 
   it('a route naming an unknown scope cannot be registered', async () => {
     const app = Fastify();
-    await app.register(accessLayer(tp.app.platform, []));
+    await app.register(accessLayer(accessDeps(), []));
     await expect(
       (async () => {
         app.get('/v2/typo', { config: { access: { access: 'scoped', scopes: ['camera:liveview' as never] } } }, async () => ({}));

@@ -1,4 +1,4 @@
-// The decision function alone: every branch of contract §6 in order, without I/O.
+// The decision function alone: every branch of the decision in docs/access-model.md, in order, without I/O.
 import { describe, expect, it } from 'vitest';
 import { decide, insufficientScopeHeader } from '../../../src/platform/access/decide.js';
 import { fromPathProject, listOfProjects, peopleOnly, publicRoute, scoped, tokenOnly } from '../../../src/platform/access/policy.js';
@@ -90,7 +90,7 @@ describe('decide', () => {
     expect(decide({ principal: person, policy: peopleOnly() }).outcome).toBe('allow');
   });
 
-  it('checks run in the contract’s order: closed before scope before project before role', () => {
+  it('checks run in order: closed before scope before project before role', () => {
     // A key with no scopes and no projects on a closed endpoint learns only that it is closed.
     expect(decide({ principal: key([], []), policy: peopleOnly() })).toMatchObject({ code: 'ENDPOINT_CLOSED_TO_KEYS' });
     // Missing scope is reported before an empty project list.

@@ -1,13 +1,14 @@
-// The published scope map (contract §7): OpenAPI x-scopes, the seed's table, and docs/access-model.md
-// all agree with what the server enforces.
+// The published scope map: OpenAPI x-scopes, the endpoint lists below, and docs/access-model.md all
+// agree with what the server enforces (the rules: docs/access-model.md, "Which endpoints each scope reaches").
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderScopeTable, scopeMap, type ScopeMapEntry } from '../../../src/platform/access/scope-map.js';
 import { BEGIN, DOC, END } from '../../../scripts/access-model.js';
 import { buildTestPlatform, type TestPlatform } from '../../helpers/platform.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
-// Seed §4.2–§4.8, path by path: the scopes that reach each endpoint.
-const SEED: Record<string, string[]> = {
+// The endpoints of user:info, profile:write, projects:read and cameras:read, path by path, with the scopes that reach each.
+const LISTED: Record<string, string[]> = {
   'GET /v2/users/{id}': ['user:info'],
   'GET /v2/users/{email}/features': ['user:info'],
   'GET /v2/users/permissions': ['user:info'],
@@ -42,8 +43,8 @@ const SEED: Record<string, string[]> = {
   'GET /v2/cameras/{camera_exid}/battery-readings': ['cameras:read'],
   'GET /v2/cameras/{camera_exid}/battery-readings/voltage-summary': ['cameras:read'],
 };
-// §4.6–§4.8: the camera features.
-const SEED_CAMERA: Record<string, string[]> = Object.fromEntries(
+// The camera features: camera:live_view, camera:recordings, camera:ptz.
+const LISTED_CAMERA: Record<string, string[]> = Object.fromEntries(
   [
     ...['live/snapshot', 'live/snapshot.jpg', 'hls', 'streaming'].map((p) => [`GET /v2/cameras/{camera_exid}/${p}`, 'camera:live_view']),
     ['GET /v2/onvif/v20/{service}/{operation}', 'camera:live_view'],
@@ -69,7 +70,7 @@ let map: ScopeMapEntry[];
 let openapi: { openapi: string; paths: Record<string, Record<string, { 'x-scopes'?: string[]; operationId?: string; tags?: string[] }>> };
 beforeAll(async () => {
   tp = await buildTestPlatform();
-  map = scopeMap(tp.app.platform.routes);
+  map = scopeMap(servicesOf(tp.app).registeredRoutes);
   openapi = (await tp.app.inject({ method: 'GET', url: '/v2/openapi.json' })).json();
 });
 afterAll(() => tp.close());
@@ -77,37 +78,37 @@ afterAll(() => tp.close());
 const keyOf = (e: ScopeMapEntry) => `${e.method} ${e.path}`;
 
 describe('the scope map', () => {
-  it('matches seed §4.2–§4.5 path by path', () => {
+  it('gives the user, project and camera scopes their endpoints path by path', () => {
     const actual = Object.fromEntries(map.map((e) => [keyOf(e), e.scopes]));
-    for (const [endpoint, scopes] of Object.entries(SEED)) {
+    for (const [endpoint, scopes] of Object.entries(LISTED)) {
       expect(actual[endpoint], endpoint).toBeDefined();
       expect([...actual[endpoint]!].sort(), endpoint).toEqual([...scopes].sort());
     }
   });
 
-  it('matches seed §4.6–§4.8 path by path', () => {
+  it('gives the camera-feature scopes their endpoints path by path', () => {
     const actual = Object.fromEntries(map.map((e) => [keyOf(e), e.scopes]));
-    for (const [endpoint, scopes] of Object.entries(SEED_CAMERA)) {
+    for (const [endpoint, scopes] of Object.entries(LISTED_CAMERA)) {
       expect(actual[endpoint], endpoint).toEqual(scopes);
     }
     // Live view 5 (with the ONVIF passthrough), recordings 13 (ANPR's list and its three sub-paths included), PTZ 14.
-    expect(Object.keys(SEED_CAMERA)).toHaveLength(5 + 13 + 14);
+    expect(Object.keys(LISTED_CAMERA)).toHaveLength(5 + 13 + 14);
   });
 
-  it('opens no endpoint to a scope the seed does not give it', () => {
-    const allowed = new Map<string, string[]>(Object.entries({ ...SEED, ...SEED_CAMERA }));
+  it('opens no endpoint to a scope not listed for it', () => {
+    const allowed = new Map<string, string[]>(Object.entries({ ...LISTED, ...LISTED_CAMERA }));
     for (const e of map.filter((x) => x.scopes.length > 0)) {
-      const seeded = allowed.get(keyOf(e));
-      if (seeded) continue;
-      // Otherwise it must be a project-feature endpoint under its scope's prefixes (seed §4.9).
+      const listed = allowed.get(keyOf(e));
+      if (listed) continue;
+      // Otherwise it must be a project-feature endpoint under its scope's prefixes.
       expect(e.scopes, keyOf(e)).toHaveLength(1);
       const feature = FEATURE_PREFIXES[e.scopes[0]!];
-      expect(feature, `${keyOf(e)} has scope ${e.scopes[0]} outside the seed`).toBeDefined();
+      expect(feature, `${keyOf(e)} has scope ${e.scopes[0]} outside the listed endpoints`).toBeDefined();
       expect(feature!.prefixes.some((p) => p.test(e.path)), `${keyOf(e)} lies outside ${e.scopes[0]}'s prefixes`).toBe(true);
     }
   });
 
-  it('matches seed §4.9’s per-scope counts exactly, under the seed’s prefixes, in the map and in OpenAPI', () => {
+  it('gives each project-feature scope its exact count of operations, under its prefixes, in the map and in OpenAPI', () => {
     const published = Object.entries(openapi.paths).flatMap(([path, ops]) => Object.entries(ops).map(([, op]) => ({ path, scopes: op['x-scopes'] ?? [] })));
     for (const [scope, { count, prefixes }] of Object.entries(FEATURE_PREFIXES)) {
       const entries = map.filter((e) => e.scopes.includes(scope));
@@ -117,14 +118,14 @@ describe('the scope map', () => {
     }
   });
 
-  it('closes seed §4.10’s endpoints to keys', () => {
+  it('closes the key, developer-app, admin and sign-in endpoints to keys', () => {
     const closed = map.filter((e) => /^\/v2\/(api-keys|developer\/apps|admin)(\/|$)/.test(e.path) || ['/v2/auth/login', '/v2/auth/logout', '/v2/auth/users/me', '/v2/auth/credentials'].includes(e.path));
     expect(closed.length).toBeGreaterThanOrEqual(12);
     for (const e of closed) expect(e.scopes, keyOf(e)).toEqual([]);
   });
 });
 
-describe('OpenAPI (contract §7)', () => {
+describe('OpenAPI', () => {
   it('is OpenAPI 3.1 with x-scopes, an operationId and tags on every operation', () => {
     expect(openapi.openapi).toBe('3.1.0');
     const ids = new Set<string>();

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { checkEndpointAccess, type EndpointSpec } from '../../helpers/access.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 let admin: Person;
@@ -31,7 +32,7 @@ async function adminAccess(spec: Omit<EndpointSpec, 'scopes'>) {
     scopes: [],
     setup: async (t, w) => {
       await t.t.db.kysely.updateTable('users').set({ is_admin: 1 }).where('id', '=', w.owner.id).execute();
-      t.app.platform.sessions.forgetUser(w.owner.id);
+      servicesOf(t.app).caches.forget([{ kind: 'user', id: w.owner.id }]);
       return setup ? setup(t, w) : {};
     },
   });
@@ -194,24 +195,43 @@ describe('projects and cameras', () => {
     expect((await inject('GET', '/v2/admin/cameras/nope-nope', admin)).statusCode).toBe(404);
     expect((await inject('GET', '/v2/admin/projects/nope-nope', admin)).statusCode).toBe(404);
 
-    // The heir cannot see the project before the transfer.
-    expect((await inject('GET', `/v2/projects/${project.exid}`, heir)).statusCode).toBe(404);
     const bad = await inject('POST', `/v2/admin/projects/${project.exid}/transfer`, admin, {});
     expect(bad.statusCode).toBe(400);
     expect((await inject('POST', `/v2/admin/projects/${project.exid}/transfer`, admin, { email: 'nobody@example.com' })).statusCode).toBe(404);
+
+    // As for the owner's own transfer (docs/settings.md), the new owner must already be a member.
+    for (const to of [{ email: heir.email }, { user_id: heir.id }]) {
+      const refused = await inject('POST', `/v2/admin/projects/${project.exid}/transfer`, admin, to);
+      expect(refused.statusCode, refused.body).toBe(404);
+      expect(refused.json().message).toContain('not a member');
+    }
+    expect((await inject('GET', `/v2/projects/${project.exid}`, heir)).statusCode).toBe(404);
+    expect((await inject('GET', `/v2/projects/${project.exid}`, owner)).json().role).toBe('owner');
+    expect(await auditOf(`action=project.transferred&target_id=${project.exid}`)).toEqual([]);
+
+    await tp.addMember(owner, project.exid, heir, 'viewer');
+    // Caches warm before the change (the heir's role and key), so a stale cache would show.
+    const heirKey = await tp.key(heir, { projects: [project.exid], scopes: ['project:settings', 'projects:read'] });
+    expect((await inject('PATCH', `/v2/projects/${project.exid}`, heirKey.headers, { name: 'Quayside Transfer' })).statusCode).toBe(403);
     const res = await inject('POST', `/v2/admin/projects/${project.exid}/transfer`, admin, { email: heir.email });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().owner).toEqual({ id: heir.id, email: heir.email });
     expect(res.json().members).toEqual(expect.arrayContaining([{ user_id: owner.id, email: owner.email, role: 'admin' }]));
     expect((await inject('GET', `/v2/projects/${project.exid}`, heir)).json().role).toBe('owner');
     expect((await inject('GET', `/v2/projects/${project.exid}`, owner)).json().role).toBe('admin');
+    expect((await inject('PATCH', `/v2/projects/${project.exid}`, heirKey.headers, { name: 'Quayside Transfer' })).statusCode).toBe(200);
     expect((await inject('POST', `/v2/admin/projects/${project.exid}/transfer`, admin, { user_id: heir.id })).json().code).toBe('CONFLICT');
+
+    // Both people are told, as by the owner's own transfer.
+    const told = async (who: Person) => (await inject('GET', '/v2/notifications', who)).json().data.filter((n: { type: string }) => n.type === 'role_changed');
+    expect(await told(heir)).toEqual([expect.objectContaining({ message: `You are now the owner of project ${project.exid}`, context: { project_exid: project.exid, role: 'owner' } })]);
+    expect(await told(owner)).toEqual([expect.objectContaining({ message: `Project ${project.exid} was transferred; you are now an admin`, context: { project_exid: project.exid, role: 'admin' } })]);
 
     // Both people find the transfer in their own log.
     for (const who of [owner, heir]) {
       const mine = (await inject('GET', '/v2/users/audit?action=project.transferred', who)).json().data;
       expect(mine).toHaveLength(1);
-      expect(mine[0]).toMatchObject({ actor_user_id: admin.id, target_id: project.exid, details: { from_user_id: owner.id, to_user_id: heir.id } });
+      expect(mine[0]).toMatchObject({ actor_user_id: admin.id, target_id: project.exid, details: { from_user_id: owner.id, to_user_id: heir.id, to_previous_role: 'viewer' } });
     }
   });
 });

@@ -3,6 +3,7 @@
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 let admin: Person;
@@ -108,8 +109,8 @@ describe('impersonation', () => {
   it('a JWT whose act claim does not match its session is refused', async () => {
     const target = await tp.person('target');
     // A forged pairing: an ordinary session's id with an act claim, signed by the platform key.
-    const { sessionId } = await tp.app.platform.sessions.create(target.id, {});
-    const forged = await tp.app.platform.signer.sign({ sub: target.id, sid: sessionId, act: admin.id }, new Date(Date.now() + 3_600_000));
+    const { sessionId } = await servicesOf(tp.app).sessions.create(target.id, {});
+    const forged = await servicesOf(tp.app).signer.sign({ sub: target.id, sid: sessionId, act: admin.id }, new Date(Date.now() + 3_600_000));
     expect((await call('GET', '/v2/auth/users/me', { authorization: `Bearer ${forged}` })).statusCode).toBe(401);
   });
 

@@ -1,4 +1,4 @@
-// ANPR access rules: the four reads (seed §4.7, camera:recordings), ingestion (an ingestion token of the
+// ANPR access rules: the four reads (camera:recordings), ingestion (an ingestion token of the
 // path's camera, nothing else), token management and the watch list (people only, admins manage).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALL_SCOPES } from '../../../src/platform/access/scopes.js';

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { testDialect } from '../../helpers/db.js';
 import { ingest, ingestionToken, jpeg, push } from './anpr-helpers.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 let owner: Person;
@@ -153,7 +154,7 @@ describe('plate images', () => {
     const e = await ingest(tp, cam, token, { plate_number: 'IMG 1', capture_time: '2026-11-10T12:00:00Z', plate_image: `data:image/jpeg;base64,${image.toString('base64')}` });
     expect(e.has_plate_image).toBe(true);
     const cameraId = (await tp.t.db.kysely.selectFrom('cameras').select('id').where('exid', '=', cam).executeTakeFirstOrThrow()).id;
-    const stored = await tp.app.platform.storage.getBytes(`cameras/${cameraId}/anpr/${e.id}.jpg`);
+    const stored = await servicesOf(tp.app).storage.getBytes(`cameras/${cameraId}/anpr/${e.id}.jpg`);
     expect(stored?.equals(image)).toBe(true);
 
     const json = await get(`/v2/cameras/${cam}/anpr/${e.id}`);
@@ -350,10 +351,10 @@ describe('deleting a camera', () => {
     const db = tp.t.db.kysely;
     const cameraId = (await db.selectFrom('cameras').select('id').where('exid', '=', c).executeTakeFirstOrThrow()).id;
     const keys = ids.map((id) => `cameras/${cameraId}/anpr/${id}.jpg`);
-    for (const k of keys) expect(await tp.app.platform.storage.getBytes(k)).not.toBeNull();
+    for (const k of keys) expect(await servicesOf(tp.app).storage.getBytes(k)).not.toBeNull();
 
-    expect(await tp.app.platform.anpr.removeCameraObjects(cameraId)).toBe(3);
-    for (const k of keys) expect(await tp.app.platform.storage.getBytes(k)).toBeNull();
+    expect(await servicesOf(tp.app).anpr.removeCameraObjects(cameraId)).toBe(3);
+    for (const k of keys) expect(await servicesOf(tp.app).storage.getBytes(k)).toBeNull();
     await db.deleteFrom('cameras').where('id', '=', cameraId).execute();
     const left = await db.selectFrom('anpr_events').select('id').where('camera_id', '=', cameraId).execute();
     expect(left).toEqual([]);

@@ -1,10 +1,11 @@
-// API keys (contract §5 and §6): lifecycle, hash-only storage, and the rules a key lives by.
+// API keys (docs/access-model.md): lifecycle, hash-only storage, and the rules a key lives by.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_KEY_PREFIX, hashApiKey, isWellFormedApiKey } from '../../../src/lib/auth/api-key-format.js';
 import { checkEndpointAccess } from '../../helpers/access.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 beforeAll(async () => {
@@ -81,7 +82,7 @@ describe('creating a key', () => {
     const { owner, exid } = await ownerWithProject();
     const k = (await inject('POST', '/v2/api-keys', owner.auth, { name: 'hash', expires_at: future(), projects: [exid], scopes: ['user:info'] })).json();
     await inject('GET', '/v2/users/permissions', { 'x-access-key': k.key });
-    await tp.app.platform.keys.flush();
+    await servicesOf(tp.app).keys.flush();
     const row = await tp.t.db.kysely.selectFrom('api_keys').selectAll().where('id', '=', k.id).executeTakeFirstOrThrow();
     expect(row.key_hash).toBe(hashApiKey(k.key));
     expect(JSON.stringify(row)).not.toContain(k.key);

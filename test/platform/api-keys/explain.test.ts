@@ -1,4 +1,4 @@
-// The access explainer (POST /v2/api-keys/{id}/explain): for each refusal of contract §6 and for an
+// The access explainer (POST /v2/api-keys/{id}/explain): for each refusal of docs/access-model.md and for an
 // allowed call, its answer agrees with what the same request with the key really gets.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
@@ -56,7 +56,7 @@ describe('POST /v2/api-keys/{id}/explain', () => {
     expect(e.steps.map((s: { step: string; outcome: string }) => `${s.step}:${s.outcome}`)).toEqual(['key:pass', 'endpoint:pass', 'scopes:pass', 'project:pass', 'role:pass']);
   });
 
-  it('each refusal in contract §6 order, with the same code the real request gets', async () => {
+  it('each refusal in the order of the access checks, with the same code the real request gets', async () => {
     expect((await explainAndCompare(owner, { projects: [p1.exid], scopes: ['cameras:read'] }, 'GET', `/v2/projects/${p1.exid}/members`)).code).toBe('INSUFFICIENT_SCOPE');
     expect((await explainAndCompare(owner, { projects: [p1.exid], scopes: ['cameras:read'] }, 'GET', `/v2/cameras/${cam2.exid}`)).code).toBe('PROJECT_NOT_ALLOWED');
     expect((await explainAndCompare(owner, { projects: [p1.exid], scopes: ['cameras:read'] }, 'GET', '/v2/cameras/no-such-camera')).code).toBe('PROJECT_NOT_ALLOWED');

@@ -14,6 +14,7 @@ import { createUser } from '../../../src/platform/users/create-user.js';
 import { createTestDb, type TestDb } from '../../helpers/db.js';
 import { startLocalOp, type LocalOp } from '../auth/local-openid-provider.js';
 import type { FastifyInstance } from 'fastify';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 const PUBLIC = 'http://127.0.0.1:9';
 const CLIENT_SECRET = 'oidc-client-secret-7f3a9c';
@@ -28,7 +29,7 @@ const secrets = new Set<string>([CLIENT_SECRET, UPSTREAM_TOKEN]);
 
 beforeAll(async () => {
   op = await startLocalOp([{ client_id: 'overlook', client_secret: CLIENT_SECRET, redirect_uri: `${PUBLIC}/v2/auth/provider/local/callback` }]);
-  upstream = createServer((req, res) => res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': 'up=1' }).end('{"ok":true}'));
+  upstream = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json', 'set-cookie': 'up=1' }).end('{"ok":true}'));
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
   t = await createTestDb();
   const env = {
@@ -129,8 +130,8 @@ describe('no secret is written anywhere', () => {
     const proxied = await call('GET', '/v2/crm/contacts/1', { ...me.auth, cookie: 'session=ours' });
     expect(proxied.statusCode).toBe(200);
 
-    await app.platform.keys.flush();
-    await app.platform.sessions.flush();
+    await servicesOf(app).keys.flush();
+    await servicesOf(app).sessions.flush();
     const text = await haystack();
     expect(logLines.length).toBeGreaterThan(20);
     // The haystack is real: request lines and audit rows are in it.

@@ -1,8 +1,9 @@
-// Sign-in options, providers and connected OAuth providers (seed §4.2 user:info), /health and JWKS.
+// Sign-in options, providers and connected OAuth providers (user:info), /health and JWKS.
 import { importJWK, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestPlatform, type TestPlatform } from '../../helpers/platform.js';
 import { checkEndpointAccess } from '../../helpers/access.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 beforeAll(async () => {
@@ -30,7 +31,7 @@ describe('sign-in options and providers', () => {
     const url = '/v2/oauth2-tokens/providers';
     expect((await tp.app.inject({ method: 'GET', url, headers: me.auth })).json()).toEqual([]);
     // The connectors' connections table (src/platform/connectors): tokens sealed, never listed.
-    await tp.app.platform.connectors.store.saveConnection(me.id, 'procore', { authKind: 'oauth', accessToken: 'secret-access', refreshToken: 'secret-refresh', scopes: ['read'] });
+    await servicesOf(tp.app).connectors.store.saveConnection(me.id, 'procore', { authKind: 'oauth', accessToken: 'secret-access', refreshToken: 'secret-refresh', scopes: ['read'] });
     const mine = await tp.app.inject({ method: 'GET', url, headers: me.auth });
     expect(mine.json()).toEqual([{ provider: 'procore', name: 'Procore', auth_kind: 'oauth', scopes: ['read'], connected_at: expect.any(String), expires_at: null }]);
     expect(mine.body).not.toContain('secret-access');

@@ -7,7 +7,7 @@ beforeAll(async () => {
 });
 afterAll(() => tp.close());
 
-describe('sign-in (contract §3)', () => {
+describe('sign-in (POST /v2/auth/login)', () => {
   it('200: returns the user record plus a JWT', async () => {
     const alice = await tp.person('alice');
     const res = await tp.app.inject({ method: 'POST', url: '/v2/auth/login', payload: { username: alice.email.toUpperCase(), password: alice.password } });

@@ -5,6 +5,7 @@ import { scopeMap } from '../../../src/platform/access/scope-map.js';
 import { checkEndpointAccess, type AccessWorld, type EndpointSpec } from '../../helpers/access.js';
 import { buildTestPlatform, type TestPlatform } from '../../helpers/platform.js';
 import { b64, bimUrl, cameraParameters, createLayer, layersUrl, png, uploadCapture } from './bim-helpers.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 let image: string;
@@ -55,7 +56,7 @@ describe('BIM operations (project:bim)', () => {
   for (const [name, make] of specs) it(name, () => checkEndpointAccess(tp, make()));
 
   it('the scope map puts project:bim on exactly these 13 operations', () => {
-    const ops = scopeMap(tp.app.platform.routes).filter((r) => r.scopes.includes('project:bim'));
+    const ops = scopeMap(servicesOf(tp.app).registeredRoutes).filter((r) => r.scopes.includes('project:bim'));
     expect(ops.length).toBe(13);
     for (const op of ops) expect(op.path).toMatch(/^\/v2\/cameras\/\{camera_exid\}\/(bim|layers)(\/|$)/);
   });

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Person, TestPlatform } from '../../helpers/platform.js';
 import { buildTestPlatform } from '../../helpers/platform.js';
 import { b64, bimUrl, cameraParameters, createLayer, jpeg, layersUrl, png, uploadCapture } from './bim-helpers.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 let owner: Person;
@@ -92,10 +93,10 @@ describe('captures', () => {
     const dup = await tp.app.inject({ method: 'POST', url: bimUrl(cam), headers: owner.auth, payload: { captured_at: '2026-01-01T00:00:00Z', image: b64(await png()) } });
     expect(dup.statusCode).toBe(409);
     const key = (await tp.t.db.kysely.selectFrom('bim_captures').select('image_key').where('id', '=', first.id).executeTakeFirstOrThrow()).image_key;
-    expect(await tp.app.platform.storage.getBytes(key)).not.toBeNull();
+    expect(await servicesOf(tp.app).storage.getBytes(key)).not.toBeNull();
     const del = await tp.app.inject({ method: 'DELETE', url: bimUrl(cam, `/${first.id}`), headers: owner.auth });
     expect(del.statusCode).toBe(204);
-    expect(await tp.app.platform.storage.getBytes(key)).toBeNull();
+    expect(await servicesOf(tp.app).storage.getBytes(key)).toBeNull();
     expect((await tp.app.inject({ method: 'GET', url: bimUrl(cam, '/2026-01-01'), headers: owner.auth })).statusCode).toBe(404);
     expect((await tp.app.inject({ method: 'DELETE', url: bimUrl(cam, `/${first.id}`), headers: owner.auth })).statusCode).toBe(404);
   });
@@ -199,12 +200,12 @@ describe('layers', () => {
     expect(swap.json()).toMatchObject({ name: 'Facade v3', content_type: 'image/jpeg', width: 50, height: 40 });
     const img2 = await tp.app.inject({ method: 'GET', url: layersUrl(cam, `/${a.id}`), headers: { ...viewer.auth, accept: 'image/*' } });
     expect(img2.rawPayload.equals(next)).toBe(true);
-    expect(await tp.app.platform.storage.getBytes(oldKey)).toBeNull();
+    expect(await servicesOf(tp.app).storage.getBytes(oldKey)).toBeNull();
     expect((await tp.app.inject({ method: 'GET', url: layersUrl(cam, `/${a.id}`), headers: viewer.auth })).json().name).toBe('Facade v3');
 
     const newKey = (await tp.t.db.kysely.selectFrom('bim_layers').select('image_key').where('id', '=', a.id).executeTakeFirstOrThrow()).image_key;
     expect((await tp.app.inject({ method: 'DELETE', url: layersUrl(cam, `/${a.id}`), headers: owner.auth })).statusCode).toBe(204);
-    expect(await tp.app.platform.storage.getBytes(newKey)).toBeNull();
+    expect(await servicesOf(tp.app).storage.getBytes(newKey)).toBeNull();
     expect((await tp.app.inject({ method: 'GET', url: layersUrl(cam, `/${a.id}`), headers: viewer.auth })).statusCode).toBe(404);
     expect(await ids('')).toEqual([b.id]);
   });
@@ -257,7 +258,7 @@ describe('upload validation', () => {
       expect(res.json().code, what).toBeTruthy();
     }
     // Nothing was stored by any refused upload.
-    const cameraId = (await tp.app.platform.cameras.row(exid)).id;
+    const cameraId = (await servicesOf(tp.app).cameras.row(exid)).id;
     expect(await tp.t.db.kysely.selectFrom('bim_captures').selectAll().where('camera_id', '=', cameraId).execute()).toEqual([]);
   });
 
@@ -281,19 +282,19 @@ describe('camera deletion', () => {
     await uploadCapture(tp, owner, cam, '2026-02-01T00:00:00Z', await jpeg());
     await createLayer(tp, owner, cam);
     await uploadCapture(tp, owner, other, '2026-01-01T00:00:00Z');
-    const row = await tp.app.platform.cameras.row(cam);
-    const otherRow = await tp.app.platform.cameras.row(other);
+    const row = await servicesOf(tp.app).cameras.row(cam);
+    const otherRow = await servicesOf(tp.app).cameras.row(other);
     const keysOf = async (cameraId: string) => [
       ...(await tp.t.db.kysely.selectFrom('bim_captures').select('image_key').where('camera_id', '=', cameraId).execute()),
       ...(await tp.t.db.kysely.selectFrom('bim_layers').select('image_key').where('camera_id', '=', cameraId).execute()),
     ].map((r) => r.image_key);
     const keys = await keysOf(row.id);
     expect(keys.length).toBe(3);
-    for (const k of keys) expect(await tp.app.platform.storage.getBytes(k)).not.toBeNull();
+    for (const k of keys) expect(await servicesOf(tp.app).storage.getBytes(k)).not.toBeNull();
 
-    await tp.app.platform.deletionHooks.beforeCameraDelete({ id: row.id, exid: cam, projectId: row.project_id });
-    for (const k of keys) expect(await tp.app.platform.storage.getBytes(k), k).toBeNull();
-    for (const k of await keysOf(otherRow.id)) expect(await tp.app.platform.storage.getBytes(k)).not.toBeNull();
+    await servicesOf(tp.app).deletionHooks.beforeCameraDelete({ id: row.id, exid: cam, projectId: row.project_id });
+    for (const k of keys) expect(await servicesOf(tp.app).storage.getBytes(k), k).toBeNull();
+    for (const k of await keysOf(otherRow.id)) expect(await servicesOf(tp.app).storage.getBytes(k)).not.toBeNull();
 
     // The rows follow the camera by cascade.
     await tp.t.db.kysely.deleteFrom('cameras').where('id', '=', row.id).execute();
@@ -361,7 +362,7 @@ describe('deleting a camera through the API', () => {
     await createLayer(tp, owner, cam);
     await tp.app.inject({ method: 'POST', url: bimUrl(cam, '/camera-parameters'), headers: owner.auth, payload: cameraParameters });
     await tp.app.inject({ method: 'POST', url: bimUrl(cam, '/pending'), headers: owner.auth, payload: { requested_for: '2026-04-01' } });
-    const cameraId = (await tp.app.platform.cameras.row(cam)).id;
+    const cameraId = (await servicesOf(tp.app).cameras.row(cam)).id;
     const db = tp.t.db.kysely;
     const keys = [
       ...(await db.selectFrom('bim_captures').select('image_key').where('camera_id', '=', cameraId).execute()),
@@ -371,7 +372,7 @@ describe('deleting a camera through the API', () => {
 
     const del = await tp.app.inject({ method: 'DELETE', url: `/v2/cameras/${cam}`, headers: owner.auth });
     expect(del.statusCode, del.body).toBe(204);
-    for (const k of keys) expect(await tp.app.platform.storage.getBytes(k)).toBeNull();
+    for (const k of keys) expect(await servicesOf(tp.app).storage.getBytes(k)).toBeNull();
     for (const table of ['bim_captures', 'bim_layers', 'bim_pending', 'bim_camera_parameters'] as const) {
       expect(await db.selectFrom(table).select('camera_id').where('camera_id', '=', cameraId).execute(), table).toEqual([]);
     }

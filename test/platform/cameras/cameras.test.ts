@@ -1,10 +1,10 @@
-// Cameras (seed §4.5, cameras:read; contract §4 creation): access rules, then behaviour against the
+// Cameras (cameras:read; creation by people only): access rules, then behaviour against the
 // simulated camera and a real HTTP "IP camera" served by the test.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordReading } from '../../../src/platform/cameras/battery-readings.js';
+import { recordReading } from '../../../src/platform/cameras/battery-readings-repository.js';
 import { buildTestPlatform, type TestPlatform } from '../../helpers/platform.js';
 import { checkEndpointAccess, type EndpointSpec } from '../../helpers/access.js';
 
@@ -87,7 +87,7 @@ describe('access rules', () => {
     expect((await tp.app.inject({ method: 'GET', url: '/v2/cameras', headers: stranger.auth })).json()).toEqual([]);
   });
 
-  it('a key with every scope still cannot create a camera (contract §4)', async () => {
+  it('a key with every scope still cannot create a camera (creation is for people only)', async () => {
     const owner = await tp.person('owner');
     const p = await tp.project(owner);
     const key = await tp.key(owner, { projects: [p.exid], scopes: ['cameras:read', 'projects:read', 'project:settings'] });

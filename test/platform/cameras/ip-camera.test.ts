@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { startFakeCamera, type FakeCamera } from '../../fakes/fake-camera.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 let digestCam: FakeCamera;
@@ -29,7 +30,7 @@ async function addCamera(body: object): Promise<string> {
   return res.json().exid;
 }
 const health = async (exid: string) => (await tp.app.inject({ method: 'GET', url: `/v2/cameras/${exid}/health`, headers: owner.auth })).json();
-const snapshot = async (exid: string) => tp.app.platform.connections.connect(await tp.app.platform.cameras.row(exid)).snapshot();
+const snapshot = async (exid: string) => servicesOf(tp.app).connections.connect(await servicesOf(tp.app).cameras.row(exid)).snapshot();
 
 describe('IP camera protocols', () => {
   it('fetches a JPEG behind digest authentication, and health says online', async () => {

@@ -1,4 +1,4 @@
-// The ONVIF passthrough (seed §4.6, camera:live_view): read-only operations reach the camera (the
+// The ONVIF passthrough (camera:live_view, docs/cameras.md): read-only operations reach the camera (the
 // fake ONVIF camera, or the simulated camera's own answers); anything that changes a device is refused
 // before the camera is contacted — above all, a live-view key can never reboot a camera.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

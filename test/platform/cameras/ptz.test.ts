@@ -1,4 +1,4 @@
-// PTZ (seed §4.8, camera:ptz): the access rules of all fourteen endpoints, then behaviour on the
+// PTZ (camera:ptz): the access rules of all fourteen endpoints, then behaviour on the
 // simulated camera (state persists, the picture moves) and on a fake ONVIF camera the onvif library
 // really talks to (SOAP and WS-Security), and bad inputs answered with 4xx.
 import { createServer, type Server, type Socket } from 'node:net';
@@ -10,6 +10,7 @@ import { SimulatedPtz, type SimState } from '../../../src/platform/cameras/ptz/s
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { checkEndpointAccess, type EndpointSpec } from '../../helpers/access.js';
 import { startFakeCamera, type FakeCamera } from '../../fakes/fake-camera.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 let fake: FakeCamera;
@@ -62,11 +63,11 @@ describe('access rules', () => {
 
 /** The simulated camera's picture: the colour of a pixel left of centre, above the resting horizon. */
 async function skyOrGround(exid: string): Promise<'sky' | 'ground'> {
-  const row = await tp.app.platform.cameras.row(exid);
-  const { jpeg } = await tp.app.platform.connections.connect(row).snapshot();
+  const row = await servicesOf(tp.app).cameras.row(exid);
+  const { jpeg } = await servicesOf(tp.app).connections.connect(row).snapshot();
   const { data, info } = await sharp(jpeg).raw().toBuffer({ resolveWithObject: true });
   const at = (Math.round(info.height * 0.45) * info.width + 5) * info.channels;
-  const [r, g, b] = [data[at]!, data[at + 1]!, data[at + 2]!];
+  const [r, b] = [data[at]!, data[at + 2]!];
   return b > r ? 'sky' : 'ground';
 }
 
@@ -152,7 +153,13 @@ describe('the simulated camera', () => {
     let now = new Date('2026-01-01T00:00:00Z');
     const state: SimState = { pan: 0, tilt: 0, zoom: 1, presets: [] };
     let saved: SimState | null = null;
-    const sim = new SimulatedPtz(state, async (s) => void (saved = structuredClone(s)), () => now);
+    const sim = new SimulatedPtz(
+      state,
+      async (s) => {
+        saved = structuredClone(s);
+      },
+      () => now,
+    );
     await sim.continuousMove('left', 0.5);
     now = new Date(now.getTime() + 2000);
     expect(await sim.status()).toMatchObject({ pan: -0.2, tilt: 0, moving: true });

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkEndpointAccess, type EndpointSpec } from '../../helpers/access.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 beforeAll(async () => {
@@ -211,7 +212,7 @@ describe('comments', () => {
     await req(owner, 'POST', '', body(cam.exid));
     await req(owner, 'POST', '', body(cam2.exid));
     const row = await tp.t.db.kysely.selectFrom('cameras').select(['id', 'project_id']).where('exid', '=', cam.exid).executeTakeFirstOrThrow();
-    await tp.app.platform.deletionHooks.beforeCameraDelete({ id: row.id, exid: cam.exid, projectId: row.project_id });
+    await servicesOf(tp.app).deletionHooks.beforeCameraDelete({ id: row.id, exid: cam.exid, projectId: row.project_id });
     await tp.t.db.kysely.deleteFrom('cameras').where('id', '=', row.id).execute();
     const left = (await req(owner, 'GET', '')).json().data;
     expect(left.map((x: { camera_exid: string }) => x.camera_exid)).toEqual([cam2.exid]);

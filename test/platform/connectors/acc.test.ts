@@ -8,6 +8,7 @@ import { startFakeOAuthProvider, type FakeOAuthProvider } from '../../fakes/fake
 import { checkEndpointAccess, type EndpointSpec } from '../../helpers/access.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { connectDirectly, connectOAuth, storeSnapshot } from './connector-helpers.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 let fake: FakeOAuthProvider;
@@ -143,7 +144,7 @@ describe('ACC connection and actions', () => {
   it('uploads a media hub file of the camera\'s project, and refuses items of other projects or both sources at once', async () => {
     const { id: projectId } = await tp.t.db.kysely.selectFrom('projects').select('id').where('exid', '=', projectExid).executeTakeFirstOrThrow();
     const pdf = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
-    const item = await tp.app.platform.mediaHub.create({ id: projectId, exid: projectExid }, owner.id, { type: 'file', title: 'Weekly report', file: pdf.toString('base64'), file_name: 'weekly-report.pdf', content_type: 'application/pdf' });
+    const item = await servicesOf(tp.app).mediaHub.create({ id: projectId, exid: projectExid }, owner.id, { type: 'file', title: 'Weekly report', file: pdf.toString('base64'), file_name: 'weekly-report.pdf', content_type: 'application/pdf' });
     const url = `/v2/connectors/acc/cameras/${cameraExid}/uploads`;
     const res = await post(owner, url, { hub_id: HUB, project_id: PROJ, folder_id: SUB, media_item_id: item.id });
     expect(res.statusCode, res.body).toBe(201);
@@ -154,7 +155,7 @@ describe('ACC connection and actions', () => {
     expect((await post(owner, url, { hub_id: HUB, project_id: PROJ, folder_id: SUB, media_item_id: item.id, source: 'live' })).statusCode).toBe(400);
     const elsewhere = await tp.project(owner, 'Elsewhere');
     const { id: otherId } = await tp.t.db.kysely.selectFrom('projects').select('id').where('exid', '=', elsewhere.exid).executeTakeFirstOrThrow();
-    const foreign = await tp.app.platform.mediaHub.create({ id: otherId, exid: elsewhere.exid }, owner.id, { type: 'file', title: 'Other', file: pdf.toString('base64'), content_type: 'application/pdf' });
+    const foreign = await servicesOf(tp.app).mediaHub.create({ id: otherId, exid: elsewhere.exid }, owner.id, { type: 'file', title: 'Other', file: pdf.toString('base64'), content_type: 'application/pdf' });
     expect((await post(owner, url, { hub_id: HUB, project_id: PROJ, folder_id: SUB, media_item_id: foreign.id })).statusCode).toBe(404);
   });
 
@@ -190,7 +191,7 @@ describe('ACC connection and actions', () => {
   it('disconnects, revoking at Autodesk', async () => {
     const person = await tp.person('leaver');
     expect((await connectOAuth(tp, person, 'acc', fake)).statusCode).toBe(200);
-    const c = await tp.app.platform.connectors.store.connection(person.id, 'acc');
+    const c = await servicesOf(tp.app).connectors.store.connection(person.id, 'acc');
     const off = await tp.app.inject({ method: 'DELETE', url: '/v2/connectors/acc/connect', headers: person.auth });
     expect(off.json()).toEqual({ provider: 'acc', connected: false, revoked: true });
     expect(fake.revoked).toContain(c!.refreshToken);
@@ -198,7 +199,10 @@ describe('ACC connection and actions', () => {
 });
 
 describe('ACC access rules', () => {
-  const connected = async (t: TestPlatform, w: { owner: Person }) => (await connectDirectly(t, w.owner.id, 'acc', fake), {});
+  const connected = async (t: TestPlatform, w: { owner: Person }) => {
+    await connectDirectly(t, w.owner.id, 'acc', fake);
+    return {};
+  };
   const base = { scopes: ['project:connectors'] as const, okStatus: 200 };
   const specs: EndpointSpec[] = [
     { ...base, method: 'POST', url: () => '/v2/connectors/acc/connect', payload: () => ({}) },

@@ -9,6 +9,7 @@ import { startFakeOAuthProvider, type FakeOAuthProvider } from '../../fakes/fake
 import { checkEndpointAccess, type EndpointSpec } from '../../helpers/access.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { connectDirectly, connectOAuth, storeSnapshot } from './connector-helpers.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 let fake: FakeOAuthProvider;
@@ -140,7 +141,7 @@ describe('Aconex', () => {
   });
 
   it('disconnects with revocation', async () => {
-    const c = await tp.app.platform.connectors.store.connection(owner.id, 'aconex');
+    const c = await servicesOf(tp.app).connectors.store.connection(owner.id, 'aconex');
     const off = await tp.app.inject({ method: 'DELETE', url: '/v2/connectors/aconex/connect', headers: owner.auth });
     expect(off.json()).toEqual({ provider: 'aconex', connected: false, revoked: true });
     expect(fake.revoked).toContain(c!.refreshToken);
@@ -148,7 +149,10 @@ describe('Aconex', () => {
 });
 
 describe('Aconex access rules', () => {
-  const connected = async (t: TestPlatform, w: { owner: Person }) => (await connectDirectly(t, w.owner.id, 'aconex', fake), {});
+  const connected = async (t: TestPlatform, w: { owner: Person }) => {
+    await connectDirectly(t, w.owner.id, 'aconex', fake);
+    return {};
+  };
   const base = { scopes: ['project:connectors'] as const, okStatus: 200 };
   const specs: EndpointSpec[] = [
     { ...base, method: 'POST', url: () => '/v2/connectors/aconex/connect', payload: () => ({}) },

@@ -5,17 +5,18 @@ import { expect } from 'vitest';
 import { snapshotKey } from '../../../src/platform/recordings/snapshot-index.js';
 import type { FakeOAuthProvider } from '../../fakes/fake-oauth-provider.js';
 import type { Person, TestPlatform } from '../../helpers/platform.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 export const jpegOf = (r: number, g: number, b: number) => sharp({ create: { width: 320, height: 180, channels: 3, background: { r, g, b } } }).jpeg().toBuffer();
 
 /** Stores a frame for real: bytes in the object store, the row in the snapshot index. */
 export async function storeSnapshot(tp: TestPlatform, cameraExid: string, takenAt: string, colour: [number, number, number] = [200, 40, 40]): Promise<Buffer> {
-  const { id } = await tp.app.platform.cameras.row(cameraExid);
+  const { id } = await servicesOf(tp.app).cameras.row(cameraExid);
   const at = new Date(takenAt);
   const key = snapshotKey(id, at);
   const jpeg = await jpegOf(...colour);
-  await tp.app.platform.storage.put(key, jpeg, 'image/jpeg');
-  await tp.app.platform.snapshotIndex.add({ cameraId: id, takenAt: at, objectKey: key, size: jpeg.length, source: 'schedule', note: null });
+  await servicesOf(tp.app).storage.put(key, jpeg, 'image/jpeg');
+  await servicesOf(tp.app).snapshotIndex.add({ cameraId: id, takenAt: at, objectKey: key, size: jpeg.length, source: 'schedule', note: null });
   return jpeg;
 }
 
@@ -33,7 +34,7 @@ export async function connectOAuth(tp: TestPlatform, who: Person | { 'x-access-k
 /** Stores a connection directly (for access checks of action endpoints): tokens the fake knows. */
 export async function connectDirectly(tp: TestPlatform, userId: string, providerId: string, fake: FakeOAuthProvider): Promise<void> {
   const t = fake.issue();
-  await tp.app.platform.connectors.store.saveConnection(userId, providerId, {
+  await servicesOf(tp.app).connectors.store.saveConnection(userId, providerId, {
     authKind: 'oauth',
     accessToken: t.access_token,
     refreshToken: t.refresh_token,

@@ -10,6 +10,7 @@ import { scopeMap } from '../../../src/platform/access/scope-map.js';
 import { loadVaultKey, TokenVault } from '../../../src/platform/connectors/framework/token-vault.js';
 import { isLocalPath } from '../../../src/platform/connectors/framework/connectors-service.js';
 import { buildTestPlatform, type TestPlatform } from '../../helpers/platform.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 describe('token vault', () => {
   it('round-trips, uses a fresh IV each time, and detects tampering and a wrong key', () => {
@@ -57,12 +58,12 @@ describe('connectors in the platform', () => {
   afterAll(async () => tp?.close());
 
   it('publishes 24 project:connectors operations for Procore, ACC and Aconex, each under its own prefix', () => {
-    const entries = scopeMap(tp.app.platform.routes).filter((e) => e.scopes.includes('project:connectors'));
+    const entries = scopeMap(servicesOf(tp.app).registeredRoutes).filter((e) => e.scopes.includes('project:connectors'));
     const mine = entries.filter((e) => /^\/v2\/connectors\/(procore|acc|aconex)\//.test(e.path));
     const per = (id: string) => mine.filter((e) => e.path.startsWith(`/v2/connectors/${id}/`)).length;
     expect({ procore: per('procore'), acc: per('acc'), aconex: per('aconex') }).toEqual({ procore: 8, acc: 9, aconex: 7 });
     for (const e of entries) expect(e.path, `${e.method} ${e.path}`).toMatch(/^\/v2\/connectors\/[a-z0-9-]+\//);
-    const callback = scopeMap(tp.app.platform.routes).find((e) => e.path === '/v2/connectors/{provider}/callback');
+    const callback = scopeMap(servicesOf(tp.app).registeredRoutes).find((e) => e.path === '/v2/connectors/{provider}/callback');
     expect(callback).toMatchObject({ access: 'people', scopes: [] });
   });
 
@@ -70,9 +71,9 @@ describe('connectors in the platform', () => {
     const owner = await tp.person('owner');
     const project = await tp.project(owner, 'Gone soon');
     const camera = await tp.camera(owner, project.exid, 'Cam');
-    const { id: cameraId } = await tp.app.platform.cameras.row(camera.exid);
+    const { id: cameraId } = await servicesOf(tp.app).cameras.row(camera.exid);
     const { id: projectId } = await tp.t.db.kysely.selectFrom('projects').select('id').where('exid', '=', project.exid).executeTakeFirstOrThrow();
-    const store = tp.app.platform.connectors.store;
+    const store = servicesOf(tp.app).connectors.store;
     await store.saveConnection(owner.id, 'procore', { authKind: 'oauth', accessToken: 'tok-plain-123', refreshToken: 'ref-plain-456' });
     await store.saveState({ state: 'old', userId: owner.id, provider: 'procore', codeVerifier: 'v', projectExid: null, redirectAfter: null, expiresAt: '2000-01-01T00:00:00.000Z' });
     expect(await store.takeState('old', 'procore')).toBeNull();

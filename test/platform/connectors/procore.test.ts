@@ -8,6 +8,7 @@ import { startFakeOAuthProvider, type FakeOAuthProvider } from '../../fakes/fake
 import { checkEndpointAccess, type EndpointSpec } from '../../helpers/access.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { connectDirectly, connectOAuth, storeSnapshot } from './connector-helpers.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 let fake: FakeOAuthProvider;
@@ -123,12 +124,12 @@ describe('Procore OAuth connection', () => {
 
     // Reconnect, then disconnect: both tokens revoked at the provider, the row gone.
     expect((await connectOAuth(tp, person, 'procore', fake)).statusCode).toBe(200);
-    const live = await tp.app.platform.connectors.store.connection(person.id, 'procore');
+    const live = await servicesOf(tp.app).connectors.store.connection(person.id, 'procore');
     const off = await tp.app.inject({ method: 'DELETE', url: '/v2/connectors/procore/connect', headers: person.auth });
     expect(off.statusCode, off.body).toBe(200);
     expect(off.json()).toEqual({ provider: 'procore', connected: false, revoked: true });
     expect(fake.revoked).toEqual(expect.arrayContaining([live!.accessToken, live!.refreshToken]));
-    expect(await tp.app.platform.connectors.store.connection(person.id, 'procore')).toBeNull();
+    expect(await servicesOf(tp.app).connectors.store.connection(person.id, 'procore')).toBeNull();
     expect((await as(person).get('/v2/connectors/procore/companies')).json().code).toBe('CONNECTOR_NOT_CONNECTED');
     expect((await as(person).get('/v2/oauth2-tokens/providers')).json()).toEqual([]);
     const twice = await tp.app.inject({ method: 'DELETE', url: '/v2/connectors/procore/connect', headers: person.auth });
@@ -151,7 +152,7 @@ describe('Procore OAuth connection', () => {
     const b2 = await fake.authorize(s2.json().authorization_url);
     const stolen = await tp.app.inject({ method: 'GET', url: b2.pathname + b2.search, headers: other.auth });
     expect(stolen.statusCode).toBe(403);
-    expect(await tp.app.platform.connectors.store.connection(other.id, 'procore')).toBeNull();
+    expect(await servicesOf(tp.app).connectors.store.connection(other.id, 'procore')).toBeNull();
 
     // An API key cannot reach the callback at all.
     const key = await tp.key(owner, { projects: [projectExid], scopes: ['project:connectors'] });
@@ -265,16 +266,28 @@ describe('Procore access rules', () => {
       url: () => '/v2/connectors/procore/connect',
       scopes: ['project:connectors'],
       okStatus: 200,
-      setup: async (t, w) => (await connected(t, w.owner.id), {}),
+      setup: async (t, w) => {
+        await connected(t, w.owner.id);
+        return {};
+      },
     },
-    { method: 'GET', url: () => '/v2/connectors/procore/companies', scopes: ['project:connectors'], okStatus: 200, setup: async (t, w) => (await connected(t, w.owner.id), {}) },
-    { method: 'GET', url: () => '/v2/connectors/procore/companies/8/projects', scopes: ['project:connectors'], okStatus: 200, setup: async (t, w) => (await connected(t, w.owner.id), {}) },
+    { method: 'GET', url: () => '/v2/connectors/procore/companies', scopes: ['project:connectors'], okStatus: 200, setup: async (t, w) => {
+        await connected(t, w.owner.id);
+        return {};
+      } },
+    { method: 'GET', url: () => '/v2/connectors/procore/companies/8/projects', scopes: ['project:connectors'], okStatus: 200, setup: async (t, w) => {
+        await connected(t, w.owner.id);
+        return {};
+      } },
     {
       method: 'GET',
       url: () => '/v2/connectors/procore/companies/8/projects/1001/image-categories',
       scopes: ['project:connectors'],
       okStatus: 200,
-      setup: async (t, w) => (await connected(t, w.owner.id), {}),
+      setup: async (t, w) => {
+        await connected(t, w.owner.id);
+        return {};
+      },
     },
     {
       method: 'POST',

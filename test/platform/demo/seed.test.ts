@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedDemoData } from '../../../src/platform/demo/seed.js';
 import { buildTestPlatform, type TestPlatform } from '../../helpers/platform.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 beforeAll(async () => {
@@ -10,7 +11,7 @@ afterAll(() => tp.close());
 
 describe('demo data', () => {
   it('creates a user who can sign in, two projects and three simulated cameras, once', async () => {
-    const demo = await seedDemoData(tp.app.platform);
+    const demo = await seedDemoData(servicesOf(tp.app));
     expect(demo).not.toBeNull();
     expect(demo!.projects).toHaveLength(2);
     expect(demo!.cameras).toHaveLength(3);
@@ -22,6 +23,6 @@ describe('demo data', () => {
     expect(cams.every((c: { status: string; kind: string }) => c.status === 'online' && c.kind === 'simulated')).toBe(true);
     const note = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${demo!.cameras[0]}/last-public-note`, headers: auth });
     expect(note.statusCode).toBe(200);
-    expect(await seedDemoData(tp.app.platform)).toBeNull();
+    expect(await seedDemoData(servicesOf(tp.app))).toBeNull();
   });
 });

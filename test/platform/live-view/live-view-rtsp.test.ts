@@ -10,6 +10,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { decodes, eventually, play, probeFile, processesWith, scratchDir, startRtspRig, type RtspRig } from './media-helpers.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 const PASSWORD = 'pa:ss@w0rd/secret';
 let tp: TestPlatform;
@@ -80,7 +81,7 @@ describe('a real RTSP camera', () => {
     // Copied, not re-encoded: the published profile and size (the platform encodes Main only).
     expect(await probeFile(p1.segmentFile)).toEqual(rig.published);
     await decodes(p1.segmentFile);
-    const stream = tp.app.platform.liveView.streams.get(camExid)!;
+    const stream = servicesOf(tp.app).liveView.streams.get(camExid)!;
     expect(stream.spec.mode).toBe('copy');
     const pids = processesWith('live.m3u8', tp.t.dataDir);
     expect(pids).toEqual([stream.pid]);
@@ -96,7 +97,7 @@ describe('a real RTSP camera', () => {
     const details = (await tp.app.inject({ method: 'GET', url: `/v2/cameras/${camExid}/streaming`, headers: owner.auth })).json();
     expect(details.hls).toEqual({ running: true, viewers: 2, mode: 'copy' });
 
-    await eventually(() => tp.app.platform.liveView.streams.get(camExid) === null, 'the idle stream to stop', 20_000);
+    await eventually(() => servicesOf(tp.app).liveView.streams.get(camExid) === null, 'the idle stream to stop', 20_000);
     await eventually(() => !existsSync(stream.dir) && processesWith('live.m3u8', tp.t.dataDir).length === 0, 'ffmpeg to end and its folder to go', 10_000);
   });
 
@@ -111,7 +112,7 @@ describe('a real RTSP camera', () => {
     const played = await play(tp.app, masterUrl, m.body, scratch.dir);
     expect(await probeFile(played.segmentFile)).toEqual({ codec: 'h264', profile: 'Main', width: 352, height: 288 });
     await decodes(played.segmentFile);
-    expect(tp.app.platform.liveView.streams.status(exid)).toMatchObject({ running: true, mode: 'encode' });
+    expect(servicesOf(tp.app).liveView.streams.status(exid)).toMatchObject({ running: true, mode: 'encode' });
   });
 
   it('a camera whose RTSP server is gone answers 502 with a clear message', async () => {

@@ -1,4 +1,4 @@
-// Live view (seed §4.6, camera:live_view) on the simulated camera: access rules, snapshots, the HLS
+// Live view (camera:live_view) on the simulated camera: access rules, snapshots, the HLS
 // stream ffmpeg makes (followed like a header-less player), the media tokens' own checks, stream
 // details, the idle stop, and no ffmpeg left behind.
 import { createServer, type Server } from 'node:http';
@@ -10,6 +10,7 @@ import { MEDIA_AUDIENCE } from '../../../src/platform/live-view/media-tokens.js'
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { checkEndpointAccess, type EndpointSpec } from '../../helpers/access.js';
 import { decodes, eventually, play, probeFile, processesWith, scratchDir, uris } from './media-helpers.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 let owner: Person;
@@ -107,7 +108,7 @@ describe('HLS of the simulated camera', () => {
     const p1 = await play(tp.app, masterUrl, m1.body, scratch.dir);
     expect(await probeFile(p1.segmentFile)).toMatchObject({ codec: 'h264', width: 640, height: 360 });
     await decodes(p1.segmentFile);
-    const first = tp.app.platform.liveView.streams.get(cam.exid)!;
+    const first = servicesOf(tp.app).liveView.streams.get(cam.exid)!;
     expect(first.pid).toBeGreaterThan(0);
     expect(processesWith('live.m3u8', tp.t.dataDir)).toEqual([first.pid]);
 
@@ -116,7 +117,7 @@ describe('HLS of the simulated camera', () => {
     const m2 = await tp.app.inject({ method: 'GET', url: masterUrl, headers: key.headers });
     expect(m2.statusCode).toBe(200);
     const p2 = await play(tp.app, masterUrl, m2.body, scratch.dir);
-    expect(tp.app.platform.liveView.streams.get(cam.exid)!.pid).toBe(first.pid);
+    expect(servicesOf(tp.app).liveView.streams.get(cam.exid)!.pid).toBe(first.pid);
     expect(processesWith('live.m3u8', tp.t.dataDir)).toEqual([first.pid]);
     const details = await streaming();
     expect(details.hls).toEqual({ running: true, viewers: 2, mode: 'simulated' });
@@ -133,7 +134,7 @@ describe('HLS of the simulated camera', () => {
     expect(gone.statusCode).toBe(404);
     const again = await tp.app.inject({ method: 'GET', url: p1.mediaUrl });
     expect(again.statusCode).toBe(200);
-    expect(tp.app.platform.liveView.streams.get(cam.exid)!.pid).not.toBe(first.pid);
+    expect(servicesOf(tp.app).liveView.streams.get(cam.exid)!.pid).not.toBe(first.pid);
   });
 
   it('?format=json hands out the media playlist URL and when its token expires', async () => {
@@ -186,7 +187,7 @@ describe('media tokens', () => {
     await expect401(media(otherCam.exid, token));
     await expect401(segment(otherCam.exid, 'seg_000001.ts', token));
     // Expired.
-    const expired = await tp.app.platform.signer.signFor(MEDIA_AUDIENCE, { sub: `user:${owner.id}`, uid: owner.id, cam: cam.exid, vid: 'v' }, new Date(Date.now() - 60_000));
+    const expired = await servicesOf(tp.app).signer.signFor(MEDIA_AUDIENCE, { sub: `user:${owner.id}`, uid: owner.id, cam: cam.exid, vid: 'v' }, new Date(Date.now() - 60_000));
     await expect401(media(cam.exid, expired));
     // The person's JWT is not a media token, in the query or as a header.
     await expect401(media(cam.exid, owner.token));

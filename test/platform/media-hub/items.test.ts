@@ -7,6 +7,7 @@ import { scopeMap } from '../../../src/platform/access/scope-map.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { checkEndpointAccess, type AccessWorld, type EndpointSpec } from '../../helpers/access.js';
 import { storeFrames, waitForStatus } from './media-fixtures.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 let owner: Person;
@@ -167,11 +168,11 @@ describe('list, requesters, edit, delete', () => {
 
     // Deleting a file item removes its stored objects.
     const fileRow = await tp.t.db.kysely.selectFrom('media_hub_items').selectAll().where('id', '=', made[2]!).executeTakeFirstOrThrow();
-    expect(await tp.app.platform.storage.getBytes(fileRow.object_key!)).not.toBeNull();
+    expect(await servicesOf(tp.app).storage.getBytes(fileRow.object_key!)).not.toBeNull();
     const del = await tp.app.inject({ method: 'DELETE', url: `${base(p)}/${made[2]}`, headers: editor.auth });
     expect(del.statusCode).toBe(204);
-    expect(await tp.app.platform.storage.getBytes(fileRow.object_key!)).toBeNull();
-    expect(await tp.app.platform.storage.getBytes(fileRow.thumbnail_key!)).toBeNull();
+    expect(await servicesOf(tp.app).storage.getBytes(fileRow.object_key!)).toBeNull();
+    expect(await servicesOf(tp.app).storage.getBytes(fileRow.thumbnail_key!)).toBeNull();
     expect((await tp.app.inject({ method: 'GET', url: `${base(p)}/${made[2]}`, headers: owner.auth })).statusCode).toBe(404);
   });
 });
@@ -192,24 +193,24 @@ describe('deleting a camera or a project', () => {
     const camKeys = await keysOf(done.id);
     const fileKeys = await keysOf(file.json().id);
     expect(camKeys.length).toBe(3);
-    for (const k of [...camKeys, ...fileKeys]) expect(await tp.app.platform.storage.getBytes(k)).not.toBeNull();
+    for (const k of [...camKeys, ...fileKeys]) expect(await servicesOf(tp.app).storage.getBytes(k)).not.toBeNull();
 
     const delCam = await tp.app.inject({ method: 'DELETE', url: `/v2/cameras/${cam}`, headers: owner.auth });
     expect(delCam.statusCode, delCam.body).toBe(204);
-    for (const k of camKeys) expect(await tp.app.platform.storage.getBytes(k)).toBeNull();
+    for (const k of camKeys) expect(await servicesOf(tp.app).storage.getBytes(k)).toBeNull();
     expect(await tp.t.db.kysely.selectFrom('media_hub_items').select('id').where('id', '=', done.id).executeTakeFirst()).toBeUndefined();
-    for (const k of fileKeys) expect(await tp.app.platform.storage.getBytes(k)).not.toBeNull();
+    for (const k of fileKeys) expect(await servicesOf(tp.app).storage.getBytes(k)).not.toBeNull();
 
     const delProject = await tp.app.inject({ method: 'DELETE', url: `/v2/projects/${p}`, headers: owner.auth });
     expect(delProject.statusCode, delProject.body).toBe(204);
-    for (const k of fileKeys) expect(await tp.app.platform.storage.getBytes(k)).toBeNull();
+    for (const k of fileKeys) expect(await servicesOf(tp.app).storage.getBytes(k)).toBeNull();
     expect(await tp.t.db.kysely.selectFrom('media_hub_items').select('id').where('id', '=', file.json().id).executeTakeFirst()).toBeUndefined();
   });
 });
 
 describe('scope map', () => {
   it('project:media_hub opens exactly 18 operations, all under the media hub prefixes', () => {
-    const ops = scopeMap(tp.app.platform.routes).filter((r: any) => (r.scopes ?? []).includes('project:media_hub'));
+    const ops = scopeMap(servicesOf(tp.app).registeredRoutes).filter((r: any) => (r.scopes ?? []).includes('project:media_hub'));
     expect(ops.length).toBe(18);
     for (const r of ops as any[]) expect(r.path).toMatch(/^\/v2\/(projects\/\{exid\}\/media-hub|media-hub)(\/|$)/);
   });

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import sharp from 'sharp';
 import { snapshotKey } from '../../../src/platform/recordings/snapshot-index.js';
 import type { TestPlatform } from '../../helpers/platform.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 const run = promisify(execFile);
 
@@ -30,8 +31,8 @@ export async function storeFrames(tp: TestPlatform, cameraExid: string, times: D
   for (const [i, at] of times.entries()) {
     const jpeg = await frame(i);
     const key = snapshotKey(id, at);
-    await tp.app.platform.storage.put(key, jpeg, 'image/jpeg');
-    await tp.app.platform.snapshotIndex.add({ cameraId: id, takenAt: at, objectKey: key, size: jpeg.length, source: 'schedule' });
+    await servicesOf(tp.app).storage.put(key, jpeg, 'image/jpeg');
+    await servicesOf(tp.app).snapshotIndex.add({ cameraId: id, takenAt: at, objectKey: key, size: jpeg.length, source: 'schedule' });
   }
 }
 

@@ -1,4 +1,4 @@
-// Members and roles (contract §4, project:settings): access rules per endpoint, the role ladder for
+// Members and roles (project:settings): access rules per endpoint, the role ladder for
 // people and keys alike, and the key cache following membership changes at once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';

@@ -1,4 +1,4 @@
-// Notifications (seed §4.2 list, §4.3 marking read): access rules, and notifications made by real events.
+// Notifications (list under user:info, marking read under profile:write): access rules, and notifications made by real events.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestPlatform, type TestPlatform } from '../../helpers/platform.js';
 import { checkEndpointAccess, type EndpointSpec } from '../../helpers/access.js';

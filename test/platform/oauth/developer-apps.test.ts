@@ -1,8 +1,9 @@
-// /v2/developer/apps: a person's own OAuth clients. People only (contract §6: closed to API keys);
+// /v2/developer/apps: a person's own OAuth clients. People only (closed to API keys);
 // each person sees and changes only their own; the metadata is validated by the authorization server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkEndpointAccess, type AccessWorld, type EndpointSpec } from '../../helpers/access.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 beforeAll(async () => {
@@ -64,12 +65,12 @@ describe('behaviour', () => {
     expect((await tp.app.inject({ method: 'GET', url: `/v2/developer/apps/${a.id}`, headers: dev.auth })).json().name).toBe('Site Assistant 2');
 
     // The authorization server knows the app under its new name.
-    const client = await tp.app.oauth.provider.Client.find(a.id);
+    const client = await servicesOf(tp.app).oauth.provider.Client.find(a.id);
     expect(client?.metadata().client_name).toBe('Site Assistant 2');
 
     expect((await tp.app.inject({ method: 'DELETE', url: `/v2/developer/apps/${a.id}`, headers: dev.auth })).statusCode).toBe(204);
     expect((await tp.app.inject({ method: 'GET', url: `/v2/developer/apps/${a.id}`, headers: dev.auth })).statusCode).toBe(404);
-    expect(await tp.app.oauth.provider.Client.find(a.id)).toBeUndefined();
+    expect(await servicesOf(tp.app).oauth.provider.Client.find(a.id)).toBeUndefined();
   });
 
   it('refuses bad input with 400 VALIDATION_ERROR', async () => {

@@ -8,6 +8,7 @@ import { buildPlatformApp } from '../../../src/platform/app.js';
 import { ALL_SCOPES } from '../../../src/platform/access/scopes.js';
 import { CookieJar, browse, follow, pkcePair, signInAndConsent } from '../../helpers/oauth-flow.js';
 import { REDIRECT, authorizationUrl, obtainTokens, registerClient, startOauthServers, tokenRequest, type OauthServers } from '../../helpers/oauth-servers.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let s: OauthServers;
 beforeAll(async () => {
@@ -262,7 +263,7 @@ describe('restart', () => {
     const person = await s.tp.person('restart');
     const t = await obtainTokens(s, person);
     const port = Number(new URL(s.apiUrl).port);
-    const config = s.tp.app.platform.config;
+    const config = servicesOf(s.tp.app).config;
     await s.tp.app.close();
     const again = await buildPlatformApp({ config, db: s.tp.t.db, logger: false });
     await again.listen({ host: '127.0.0.1', port });

@@ -1,4 +1,4 @@
-// Progress photos (seed §4.4, projects:read; writes need editor): access rules, then behaviour.
+// Progress photos (projects:read; writes need editor): access rules, then behaviour.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nextSendAt } from '../../../src/platform/progress-photos/schedule.js';
 import { buildTestPlatform, type TestPlatform } from '../../helpers/platform.js';

@@ -7,7 +7,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { ingest, ingestionToken, jpeg as plateJpeg } from '../anpr/anpr-helpers.js';
-import { b64, makeLogo, png, recordFrame } from './settings-helpers.js';
+import { b64, makeLogo, recordFrame } from './settings-helpers.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 beforeAll(async () => {
@@ -99,7 +100,7 @@ describe('deletion', () => {
     const variant = hls.body.split('\n').find((l) => l && !l.startsWith('#'))!;
     const media = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${victim!.exid}/${variant}` });
     expect(media.statusCode, media.body).toBe(200);
-    expect(tp.app.platform.liveView.streams.status(victim!.exid).running).toBe(true);
+    expect(servicesOf(tp.app).liveView.streams.status(victim!.exid).running).toBe(true);
 
     const del = await tp.app.inject({ method: 'DELETE', url: `/v2/cameras/${victim!.exid}`, headers: owner.auth });
     expect(del.statusCode, del.body).toBe(204);
@@ -107,7 +108,7 @@ describe('deletion', () => {
     expect(await rowsReferencing({ cameras: [p.cameras[0]!], projects: [] })).toEqual({});
     expect(files()).toEqual(before.filter((f) => !victimFiles.includes(f)));
     expect(files().filter((f) => f.includes(p.cameras[1]!)).length).toBeGreaterThanOrEqual(3);
-    expect(tp.app.platform.liveView.streams.status(victim!.exid).running).toBe(false);
+    expect(servicesOf(tp.app).liveView.streams.status(victim!.exid).running).toBe(false);
     const hlsRoot = join(tp.t.dataDir, 'live-hls');
     expect(existsSync(hlsRoot) ? readdirSync(hlsRoot).filter((n) => n.startsWith('stream-')) : []).toEqual([]);
 

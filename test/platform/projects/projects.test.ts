@@ -1,4 +1,4 @@
-// Projects (seed §4.4, projects:read): access rules per endpoint, then behaviour.
+// Projects (projects:read): access rules per endpoint, then behaviour.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestPlatform, type TestPlatform } from '../../helpers/platform.js';
 import { checkEndpointAccess, type EndpointSpec } from '../../helpers/access.js';
@@ -37,7 +37,7 @@ describe('access rules', () => {
     expect(byKey.json().map((p: { exid: string }) => p.exid)).toEqual([a.exid]);
     const empty = await tp.key(owner, { projects: [], scopes: ['projects:read'] });
     const none = await tp.app.inject({ method: 'GET', url: '/v2/projects', headers: empty.headers });
-    // Contract §6 rule 3: a key with no projects reaches nothing, lists included.
+    // A key with no projects reaches nothing, lists included (docs/access-model.md).
     expect(none.statusCode).toBe(403);
     expect(none.json().code).toBe('PROJECT_NOT_ALLOWED');
     const byPerson = await tp.app.inject({ method: 'GET', url: '/v2/projects', headers: owner.auth });

@@ -1,4 +1,4 @@
-// The project:settings scope reaches exactly the seed's 32 operations (§4.9), all under
+// The project:settings scope reaches exactly 32 operations (docs/access-model.md), all under
 // /v2/projects/{exid}… or /v2/cameras/{camera_exid}…, as GET /v2/openapi.json publishes them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestPlatform, type TestPlatform } from '../../helpers/platform.js';
@@ -10,7 +10,7 @@ beforeAll(async () => {
 afterAll(async () => tp.close());
 
 describe('project:settings scope', () => {
-  it('is on exactly 32 operations under the seed’s prefixes, each with a declared role', async () => {
+  it('is on exactly 32 operations under its prefixes, each with a declared role', async () => {
     const res = await tp.app.inject({ method: 'GET', url: '/v2/openapi.json' });
     expect(res.statusCode).toBe(200);
     const doc = res.json() as { paths: Record<string, Record<string, { 'x-scopes'?: string[]; operationId?: string }>> };

@@ -1,4 +1,4 @@
-// "Capture now" (POST /v2/cameras/{camera_exid}/snapshots, seed §4.7): access, a real JPEG from the
+// "Capture now" (POST /v2/cameras/{camera_exid}/snapshots): access, a real JPEG from the
 // simulated camera stored in the object store and the index, notes, and 502/504 from failing cameras.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { checkEndpointAccess } from '../../helpers/access.js';
 import { snapshotKey } from '../../../src/platform/recordings/snapshot-index.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 let owner: Person;
@@ -74,7 +75,7 @@ describe('behaviour', () => {
     const camera = await tp.t.db.kysely.selectFrom('cameras').select('id').where('exid', '=', cameraExid).executeTakeFirstOrThrow();
     const row = await tp.t.db.kysely.selectFrom('snapshots').selectAll().where('camera_id', '=', camera.id).where('taken_at', '=', body.created_at).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ source: 'manual', note: 'Crane delivered', created_by: owner.id, object_key: snapshotKey(camera.id, takenAt), size: body.size });
-    const bytes = await tp.app.platform.storage.getBytes(row.object_key);
+    const bytes = await servicesOf(tp.app).storage.getBytes(row.object_key);
     expect(bytes?.length).toBe(body.size);
     const meta = await sharp(bytes!).metadata();
     expect(meta).toMatchObject({ format: 'jpeg', width: 640, height: 360 });
@@ -97,7 +98,7 @@ describe('behaviour', () => {
     const exid = await ipCamera('/ok.jpg');
     const res = await capture(exid, { note: 'from the mast' });
     expect(res.statusCode, res.body).toBe(201);
-    const meta = await sharp((await tp.app.platform.storage.getBytes(snapshotKey((await tp.app.platform.cameras.row(exid)).id, new Date(res.json().created_at))))!).metadata();
+    const meta = await sharp((await servicesOf(tp.app).storage.getBytes(snapshotKey((await servicesOf(tp.app).cameras.row(exid)).id, new Date(res.json().created_at))))!).metadata();
     expect(meta).toMatchObject({ format: 'jpeg', width: 16, height: 16 });
   });
 
@@ -110,7 +111,7 @@ describe('behaviour', () => {
     const res = await capture(exid);
     expect(res.statusCode, res.body).toBe(status);
     expect(res.json().code).toBe('BAD_GATEWAY');
-    const id = (await tp.app.platform.cameras.row(exid)).id;
+    const id = (await servicesOf(tp.app).cameras.row(exid)).id;
     expect(await tp.t.db.kysely.selectFrom('snapshots').select('taken_at').where('camera_id', '=', id).execute()).toEqual([]);
   });
 

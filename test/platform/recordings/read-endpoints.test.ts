@@ -1,4 +1,4 @@
-// Cloud recordings read endpoints (seed §4.7, camera:recordings, viewer): real JPEGs stored through
+// Cloud recordings read endpoints (camera:recordings, viewer): real JPEGs stored through
 // the object store and the index, then read back by time, nearest, latest/oldest, days and hours in
 // the camera's time zone (DST and +05:45), pages, thumbnails; every bad input is a 400, never a 5xx.
 import sharp from 'sharp';
@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapshotKey } from '../../../src/platform/recordings/snapshot-index.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { checkEndpointAccess, type AccessWorld, type EndpointSpec } from '../../helpers/access.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 let owner: Person;
@@ -16,12 +17,12 @@ const jpegOf = (r: number, g: number, b: number) => sharp({ create: { width: 640
 
 /** Stores a frame for real: the bytes in the object store, the row in the index. */
 async function store(cameraExid: string, takenAt: string, colour: [number, number, number] = [40, 90, 160], note: string | null = null): Promise<Buffer> {
-  const { id } = await tp.app.platform.cameras.row(cameraExid);
+  const { id } = await servicesOf(tp.app).cameras.row(cameraExid);
   const at = new Date(takenAt);
   const key = snapshotKey(id, at);
   const jpeg = await jpegOf(...colour);
-  await tp.app.platform.storage.put(key, jpeg, 'image/jpeg');
-  await tp.app.platform.snapshotIndex.add({ cameraId: id, takenAt: at, objectKey: key, size: jpeg.length, source: note ? 'manual' : 'schedule', note });
+  await servicesOf(tp.app).storage.put(key, jpeg, 'image/jpeg');
+  await servicesOf(tp.app).snapshotIndex.add({ cameraId: id, takenAt: at, objectKey: key, size: jpeg.length, source: note ? 'manual' : 'schedule', note });
   return jpeg;
 }
 
@@ -35,7 +36,7 @@ const get = (url: string, headers: Record<string, string> = {}) => tp.app.inject
 
 /** JPEG is lossy: a solid colour comes back within a few levels. */
 function expectColour(actual: number[], expected: number[]): void {
-  actual.forEach((v, i) => expect(Math.abs(v - expected[i]!), `channel ${i}: ${actual} vs ${expected}`).toBeLessThanOrEqual(4));
+  for (const [i, v] of actual.entries()) expect(Math.abs(v - expected[i]!), `channel ${i}: ${actual} vs ${expected}`).toBeLessThanOrEqual(4);
 }
 
 async function meanColour(jpeg: Buffer): Promise<number[]> {

@@ -15,6 +15,7 @@ import { RetentionJob } from '../../../src/platform/recordings/retention.js';
 import { localWeekMinute } from '../../../src/platform/recordings/recording-schedule.js';
 import { snapshotKey } from '../../../src/platform/recordings/snapshot-index.js';
 import type { FsObjectStore } from '../../../src/platform/storage/fs-object-store.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 let owner: Person;
@@ -61,7 +62,7 @@ async function camera(opts: { name: string; snapshotPath?: string; settings?: Re
   expect(res.statusCode, res.body).toBe(201);
   const exid = res.json().exid;
   if (opts.settings) await settings(exid, opts.settings);
-  return { exid, id: (await tp.app.platform.cameras.row(exid)).id };
+  return { exid, id: (await servicesOf(tp.app).cameras.row(exid)).id };
 }
 
 async function settings(exid: string, body: Record<string, unknown>) {
@@ -72,16 +73,16 @@ async function settings(exid: string, body: Record<string, unknown>) {
 // Each test records only the cameras it sets up.
 beforeEach(async () => {
   await tp.t.db.kysely.updateTable('camera_recording_settings').set({ status: 'off' }).execute();
-  tp.app.platform.recorder.invalidate();
+  servicesOf(tp.app).recorder.invalidate();
 });
 
 const rows = (cameraId: string) => tp.t.db.kysely.selectFrom('snapshots').selectAll().where('camera_id', '=', cameraId).orderBy('taken_at').execute();
 
 /** A loop of its own over the app's services (the app's loop is off in this file). */
 function ownLoop(opts: RecorderLoopOptions = {}): RecorderLoop {
-  const p = tp.app.platform;
-  const writer = new SnapshotWriter(() => p.storage, () => p.snapshotIndex);
-  return new RecorderLoop({ db: p.db, connections: p.connections, writer, retention: new RetentionJob(p.db, () => p.storage, () => p.snapshotIndex) }, { spreadStart: false, ...opts });
+  const p = servicesOf(tp.app);
+  const writer = new SnapshotWriter(p.storage, p.snapshotIndex);
+  return new RecorderLoop({ db: p.db, connections: p.connections, writer, retention: new RetentionJob(p.db, p.storage, p.snapshotIndex) }, { spreadStart: false, ...opts });
 }
 
 async function step(loop: RecorderLoop, at: number) {
@@ -104,7 +105,7 @@ describe('recording', () => {
     for (const r of got) {
       expect(r).toMatchObject({ source: 'schedule', note: null, created_by: null });
       expect(r.object_key).toBe(snapshotKey(cam.id, new Date(r.taken_at)));
-      const bytes = await tp.app.platform.storage.getBytes(r.object_key);
+      const bytes = await servicesOf(tp.app).storage.getBytes(r.object_key);
       expect(bytes!.length).toBe(r.size);
       expect(await sharp(bytes!).metadata()).toMatchObject({ format: 'jpeg', width: 640, height: 360 });
     }
@@ -125,7 +126,7 @@ describe('recording', () => {
   it('does not record cameras that are off or paused, and picks up changes without a restart', async () => {
     const cam = await camera({ name: 'Toggle', settings: { status: 'paused', frequency: 60 } });
     const off = await camera({ name: 'Off' });
-    const loop = tp.app.platform.recorder; // the app's own instance: settings changes reach it
+    const loop = servicesOf(tp.app).recorder; // the app's own instance: settings changes reach it
     const t = Date.now() + 3_600_000;
     await step(loop, t);
     await step(loop, t + 1000);
@@ -149,7 +150,7 @@ describe('recording', () => {
     const loop = ownLoop();
     const t = Date.now();
     const cam = await camera({ name: 'Scheduled' });
-    const tz = (await tp.app.platform.cameras.row(cam.exid)).timezone;
+    const tz = (await servicesOf(tp.app).cameras.row(cam.exid)).timezone;
     const { day, minute } = localWeekMinute(new Date(t), tz);
     const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
     // A window that ended before now (or none at all just after midnight): nothing is recorded.
@@ -235,7 +236,7 @@ describe('failures', () => {
     await loop.idle();
     expect(loop.stateOf(cam.id)!.lastError).toMatch(/not found/i);
     expect(await rows(cam.id)).toEqual([]);
-    const dir = join((tp.app.platform.storage as FsObjectStore).root, 'cameras', cam.id);
+    const dir = join((servicesOf(tp.app).storage as FsObjectStore).root, 'cameras', cam.id);
     const files = existsSync(dir) ? readdirSync(dir, { recursive: true, withFileTypes: true }).filter((d) => d.isFile()) : [];
     expect(files).toEqual([]);
     // Gone from the loop at its next reload.
@@ -269,7 +270,7 @@ describe('with the app', () => {
       const c = await live.camera(boss, p.exid);
       const res = await live.app.inject({ method: 'PUT', url: `/v2/cameras/${c.exid}/cloud-recordings`, headers: boss.auth, payload: { status: 'on', frequency: 60 } });
       expect(res.statusCode).toBe(200);
-      const id = (await live.app.platform.cameras.row(c.exid)).id;
+      const id = (await servicesOf(live.app).cameras.row(c.exid)).id;
       let count = 0;
       for (let i = 0; i < 100 && count < 2; i++) {
         await new Promise((r) => setTimeout(r, 100));

@@ -8,8 +8,10 @@ import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers
 import { SnapshotWriter } from '../../../src/platform/recordings/capture.js';
 import { RetentionJob } from '../../../src/platform/recordings/retention.js';
 import { RecorderLoop } from '../../../src/platform/recordings/recorder-loop.js';
-import { bucketOf, type SnapshotIndex } from '../../../src/platform/recordings/snapshot-index.js';
+import { bucketOf } from '../../../src/platform/recordings/snapshot-index.js';
+import type { SnapshotIndex } from '../../../src/platform/recordings/snapshot-index-repository.js';
 import type { FsObjectStore } from '../../../src/platform/storage/fs-object-store.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 const DAY = 86_400_000;
 let tp: TestPlatform;
@@ -23,17 +25,17 @@ beforeAll(async () => {
   owner = await tp.person('owner');
   projectExid = (await tp.project(owner)).exid;
   jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#aa3300' } }).jpeg().toBuffer();
-  writer = new SnapshotWriter(() => tp.app.platform.storage, () => tp.app.platform.snapshotIndex);
+  writer = new SnapshotWriter(servicesOf(tp.app).storage, servicesOf(tp.app).snapshotIndex);
 });
 afterAll(async () => tp.close());
 
-const fs = () => tp.app.platform.storage as FsObjectStore;
+const fs = () => servicesOf(tp.app).storage as FsObjectStore;
 
 async function camera(name: string, settings: Record<string, unknown>): Promise<string> {
   const c = await tp.camera(owner, projectExid, name);
   const res = await tp.app.inject({ method: 'PUT', url: `/v2/cameras/${c.exid}/cloud-recordings`, headers: owner.auth, payload: settings });
   expect(res.statusCode, res.body).toBe(200);
-  return (await tp.app.platform.cameras.row(c.exid)).id;
+  return (await servicesOf(tp.app).cameras.row(c.exid)).id;
 }
 
 /** Stores frames taken `ago` ms before `now`; returns their object keys. */
@@ -58,7 +60,7 @@ describe('retention', () => {
     for (const k of [...oldKeys, ...newKeys, ...keptKeys]) expect(existsSync(fs().pathOf(k))).toBe(true);
     expect(await bucketCount(limited, now - 5 * DAY)).toBe(1);
 
-    const result = await new RetentionJob(tp.t.db, () => tp.app.platform.storage, () => tp.app.platform.snapshotIndex).run(new Date(now));
+    const result = await new RetentionJob(tp.t.db, servicesOf(tp.app).storage, servicesOf(tp.app).snapshotIndex).run(new Date(now));
     expect(result.removed).toBe(3);
 
     for (const k of oldKeys) expect(existsSync(fs().pathOf(k)), k).toBe(false);
@@ -67,7 +69,7 @@ describe('retention', () => {
     expect(await rowsOf(forever)).toHaveLength(2);
     expect(await bucketCount(limited, now - 5 * DAY)).toBe(0);
     // The read side agrees: the oldest frame is now the first one kept.
-    expect((await tp.app.platform.snapshotIndex.oldest(limited))!.takenAt).toBe(new Date(now - 2 * DAY + 60_000).toISOString());
+    expect((await servicesOf(tp.app).snapshotIndex.oldest(limited))!.takenAt).toBe(new Date(now - 2 * DAY + 60_000).toISOString());
   });
 
   it('works through more than one batch', async () => {
@@ -75,7 +77,7 @@ describe('retention', () => {
     const cam = await camera('Busy', { storage_duration: 1 });
     const keys = await frames(cam, now, Array.from({ length: 520 }, (_, i) => 2 * DAY + i * 1000));
     await frames(cam, now, [5000]);
-    const job = new RetentionJob(tp.t.db, () => tp.app.platform.storage, () => tp.app.platform.snapshotIndex);
+    const job = new RetentionJob(tp.t.db, servicesOf(tp.app).storage, servicesOf(tp.app).snapshotIndex);
     expect(await job.runCamera(cam, new Date(now - DAY))).toBe(520);
     expect(await rowsOf(cam)).toHaveLength(1);
     expect(keys.some((k) => existsSync(fs().pathOf(k)))).toBe(false);
@@ -85,18 +87,18 @@ describe('retention', () => {
     const now = Date.now();
     const cam = await camera('Crashy', { storage_duration: 1 });
     const keys = await frames(cam, now, [3 * DAY, 2 * DAY]);
-    const real = tp.app.platform.snapshotIndex;
+    const real = servicesOf(tp.app).snapshotIndex;
     const crashing = Object.create(real) as SnapshotIndex;
     crashing.remove = async () => {
       throw new Error('process died here');
     };
-    const job = new RetentionJob(tp.t.db, () => tp.app.platform.storage, () => crashing);
+    const job = new RetentionJob(tp.t.db, servicesOf(tp.app).storage, crashing);
     await expect(job.runCamera(cam, new Date(now - DAY))).rejects.toThrow('process died here');
     // Objects gone, rows still there (and still expired).
     for (const k of keys) expect(existsSync(fs().pathOf(k))).toBe(false);
     expect(await rowsOf(cam)).toHaveLength(2);
 
-    const healed = new RetentionJob(tp.t.db, () => tp.app.platform.storage, () => real);
+    const healed = new RetentionJob(tp.t.db, servicesOf(tp.app).storage, real);
     expect(await healed.runCamera(cam, new Date(now - DAY))).toBe(2);
     expect(await rowsOf(cam)).toEqual([]);
   });
@@ -105,9 +107,9 @@ describe('retention', () => {
     const now = Date.now();
     const cam = await camera('Looped', { storage_duration: 1 });
     await frames(cam, now, [3 * DAY]);
-    const p = tp.app.platform;
+    const p = servicesOf(tp.app);
     const loop = new RecorderLoop(
-      { db: p.db, connections: p.connections, writer, retention: new RetentionJob(p.db, () => p.storage, () => p.snapshotIndex) },
+      { db: p.db, connections: p.connections, writer, retention: new RetentionJob(p.db, p.storage, p.snapshotIndex) },
       { retentionEveryMs: 10_000 },
     );
     await loop.tick(now);

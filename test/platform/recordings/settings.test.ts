@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { checkEndpointAccess } from '../../helpers/access.js';
 import { isInSchedule, localWeekMinute, normaliseSchedule, parseSchedule } from '../../../src/platform/recordings/recording-schedule.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 let owner: Person;
@@ -69,7 +70,7 @@ describe('behaviour', () => {
 
     const again = (await tp.app.inject({ method: 'GET', url: url(), headers: owner.auth })).json();
     expect(again).toEqual(cleared);
-    const id = (await tp.app.platform.cameras.row(cameraExid)).id;
+    const id = (await servicesOf(tp.app).cameras.row(cameraExid)).id;
     const row = await tp.t.db.kysely.selectFrom('camera_recording_settings').selectAll().where('camera_id', '=', id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ status: 'paused', frequency: 12, storage_duration: -1, schedule: null, updated_by: owner.id });
   });

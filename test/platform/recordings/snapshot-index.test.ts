@@ -4,10 +4,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { ApiError } from '../../../src/lib/errors.js';
-import * as migration from '../../../src/lib/db/migrations/20261123_0001_snapshot_index.js';
-import { BUCKET_MS, SnapshotIndex, snapshotKey } from '../../../src/platform/recordings/snapshot-index.js';
+import * as migration from '../../../src/platform/db/migrations/20261123_0001_snapshot_index.js';
+import { BUCKET_MS, snapshotKey } from '../../../src/platform/recordings/snapshot-index.js';
+import type { SnapshotIndex } from '../../../src/platform/recordings/snapshot-index-repository.js';
 import { dayRanges, hourRanges } from '../../../src/platform/recordings/local-calendar.js';
 import { buildTestPlatform, type TestPlatform } from '../../helpers/platform.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 let index: SnapshotIndex;
@@ -17,7 +19,7 @@ async function newCamera(): Promise<string> {
   const owner = await tp.person('owner');
   const project = await tp.project(owner);
   const cam = await tp.camera(owner, project.exid);
-  return (await tp.app.platform.cameras.row(cam.exid)).id;
+  return (await servicesOf(tp.app).cameras.row(cam.exid)).id;
 }
 
 const entry = (takenAt: Date, id = cameraId) => ({ cameraId: id, takenAt, objectKey: snapshotKey(id, takenAt), size: 1234, source: 'schedule' as const });
@@ -29,7 +31,7 @@ async function bucketCounts(id: string): Promise<Record<string, number>> {
 
 beforeAll(async () => {
   tp = await buildTestPlatform(); // only the frames this file stores
-  index = tp.app.platform.snapshotIndex;
+  index = servicesOf(tp.app).snapshotIndex;
   cameraId = await newCamera();
 });
 afterAll(async () => tp.close());

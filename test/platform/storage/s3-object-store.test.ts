@@ -8,6 +8,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { S3ObjectStore } from '../../../src/platform/storage/s3-object-store.js';
 import { buildTestPlatform } from '../../helpers/platform.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 const BUCKET = 'overlook-test';
 let server: S3rver;
@@ -96,19 +97,19 @@ describe('recording into S3', () => {
       OVERLOOK_S3_SECRET_ACCESS_KEY: 'S3RVER',
     });
     try {
-      expect(tp.app.platform.storage.kind).toBe('s3');
+      expect(servicesOf(tp.app).storage.kind).toBe('s3');
       const owner = await tp.person('owner');
       const p = await tp.project(owner);
       const c = await tp.camera(owner, p.exid);
       const res = await tp.app.inject({ method: 'PUT', url: `/v2/cameras/${c.exid}/cloud-recordings`, headers: owner.auth, payload: { status: 'on', frequency: 60 } });
       expect(res.statusCode).toBe(200);
-      const loop = tp.app.platform.recorder;
+      const loop = servicesOf(tp.app).recorder;
       const t = Date.now();
       for (const at of [t, t + 1000, t + 2000]) {
         await loop.tick(at);
         await loop.idle();
       }
-      const id = (await tp.app.platform.cameras.row(c.exid)).id;
+      const id = (await servicesOf(tp.app).cameras.row(c.exid)).id;
       const rows = await tp.t.db.kysely.selectFrom('snapshots').selectAll().where('camera_id', '=', id).execute();
       expect(rows.length).toBeGreaterThanOrEqual(2);
       for (const r of rows) {

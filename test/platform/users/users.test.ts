@@ -1,4 +1,4 @@
-// Users (seed §4.2 user:info, §4.3 profile:write): access rules per endpoint, then behaviour.
+// Users (user:info, profile:write): access rules per endpoint, then behaviour.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestPlatform, type TestPlatform } from '../../helpers/platform.js';
 import { checkEndpointAccess, type EndpointSpec } from '../../helpers/access.js';

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkEndpointAccess, type AccessWorld, type EndpointSpec } from '../../helpers/access.js';
 import { buildTestPlatform, type TestPlatform } from '../../helpers/platform.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 beforeAll(async () => {
@@ -153,7 +154,7 @@ describe('walls and tiles', () => {
     const wall = (await req('POST', '/v2/video-walls', { project_exid: project.exid, name: 'W', rows: 1, columns: 2, tiles: [{ row: 0, column: 0, camera_exid: a.exid }, { row: 0, column: 1, camera_exid: b.exid }] })).json();
     // The camera deletion (settings) runs the deletion hooks, then deletes the row: the tile follows by cascade.
     const cam = await tp.t.db.kysely.selectFrom('cameras').select(['id', 'project_id']).where('exid', '=', a.exid).executeTakeFirstOrThrow();
-    await tp.app.platform.deletionHooks.beforeCameraDelete({ id: cam.id, exid: a.exid, projectId: cam.project_id });
+    await servicesOf(tp.app).deletionHooks.beforeCameraDelete({ id: cam.id, exid: a.exid, projectId: cam.project_id });
     await tp.t.db.kysely.deleteFrom('cameras').where('id', '=', cam.id).execute();
     const after = (await req('GET', `/v2/video-walls/${wall.id}`)).json();
     expect(after.tiles).toEqual([{ row: 0, column: 1, camera_exid: b.exid, camera_name: 'South' }]);

@@ -1,8 +1,9 @@
-// The seed's counts for the weather, video-wall and comments scopes (seed §4.9): exactly these operations
+// The counts for the weather, video-wall and comments scopes (docs/access-model.md): exactly these operations
 // under these prefixes, as the published OpenAPI and the scope map show them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopeMap } from '../../../src/platform/access/scope-map.js';
 import { buildTestPlatform, type TestPlatform } from '../../helpers/platform.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 beforeAll(async () => {
@@ -22,9 +23,9 @@ const EXPECTED: Record<string, string[]> = {
   ],
 };
 
-describe('seed §4.9 counts', () => {
+describe('project-feature scope counts', () => {
   it('the scope map holds exactly these operations per scope', () => {
-    const map = scopeMap(tp.app.platform.routes);
+    const map = scopeMap(servicesOf(tp.app).registeredRoutes);
     for (const [scope, ops] of Object.entries(EXPECTED)) {
       expect(map.filter((e) => e.scopes.includes(scope)).map((e) => `${e.method} ${e.path}`).sort(), scope).toEqual(ops);
     }

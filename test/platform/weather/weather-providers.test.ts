@@ -7,6 +7,7 @@ import { scopeMap } from '../../../src/platform/access/scope-map.js';
 import { checkEndpointAccess, type AccessWorld, type EndpointSpec } from '../../helpers/access.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { AERIS_ID, AERIS_SECRET, fakeAeris, fakeWeatherstack, WEATHERSTACK_KEY, type Fake } from '../connectors/site-fakes.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 let tp: TestPlatform;
 let ws: Fake;
@@ -37,7 +38,7 @@ async function locatedProject(owner: Person) {
 
 describe('the site connectors publish exactly 22 scoped operations', () => {
   it('voyage-control 6, doorbell 6, weatherstack 5, aerisweather 5, all project:connectors', () => {
-    const map = scopeMap(tp.app.platform.routes);
+    const map = scopeMap(servicesOf(tp.app).registeredRoutes);
     const count = (id: string) => map.filter((e) => e.path.startsWith(`/v2/connectors/${id}/`) && e.scopes.includes('project:connectors')).length;
     expect({ v: count('voyage-control'), d: count('doorbell'), ws: count('weatherstack'), a: count('aerisweather') }).toEqual({ v: 6, d: 6, ws: 5, a: 5 });
     // The webhooks are public (signature-checked), not scoped.

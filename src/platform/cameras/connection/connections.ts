@@ -1,8 +1,11 @@
 // Finds the connection for a camera row: the simulated camera or a real IP camera. ONVIF sessions
 // (clock offset and service addresses, three exchanges to open) are kept for a short while per
-// address and credentials, so a burst of PTZ calls does not reopen one each time.
-import type { Db } from '../../../lib/db/index.js';
-import type { CamerasTable } from '../../../lib/db/schema.js';
+// address and credentials, so a burst of PTZ calls does not reopen one each time; a call that fails
+// on one forgets it (docs/architecture.md, Caches).
+import { createHash } from 'node:crypto';
+import type { Cache, CacheFact, CacheRegistry } from '../../../lib/cache/index.js';
+import type { PlatformDb } from '../../db/database.js';
+import type { CamerasTable } from '../cameras-tables.js';
 import type { CameraConnection, ConnectionDetails } from './camera-connection.js';
 import { IpCamera } from './ip-camera.js';
 import { OnvifClient } from '../onvif/onvif-client.js';
@@ -12,6 +15,8 @@ const SESSION_TTL_MS = 60_000;
 const MAX_SESSIONS = 1000;
 
 const sessionKey = (d: ConnectionDetails) => JSON.stringify([d.onvif_url, d.username ?? '', d.password ?? '']);
+/** The session as a fact: a hash, so no credentials leave this process when forgets are passed on. */
+const sessionFact = (key: string): CacheFact => ({ kind: 'onvif-session', id: createHash('sha256').update(key).digest('base64url').slice(0, 22) });
 
 export interface ConnectHooks {
   /** Persists the simulated camera's state after a PTZ change. */
@@ -19,12 +24,15 @@ export interface ConnectHooks {
 }
 
 export class CameraConnections {
-  private readonly sessions = new Map<string, { at: number; client: Promise<OnvifClient> }>();
+  private readonly sessions: Cache<string, OnvifClient>;
 
   constructor(
-    readonly db: Db,
+    readonly db: PlatformDb,
+    private readonly caches: CacheRegistry,
     private readonly timeoutMs = 5000,
-  ) {}
+  ) {
+    this.sessions = caches.create('cameras.onvif-sessions', { max: MAX_SESSIONS, ttlMs: SESSION_TTL_MS, facts: (key) => [sessionFact(key)] });
+  }
 
   connect(camera: Pick<CamerasTable, 'kind' | 'name' | 'timezone' | 'connection' | 'sim_state'>, hooks: ConnectHooks = {}): CameraConnection {
     if (camera.kind === 'simulated') {
@@ -32,21 +40,11 @@ export class CameraConnections {
       return new SimulatedCamera(camera.name, camera.timezone, state, undefined, hooks.saveSimState);
     }
     const details = JSON.parse(camera.connection) as ConnectionDetails;
-    return new IpCamera(details, { timeoutMs: this.timeoutMs, onvifSession: () => this.onvifSession(details), dropOnvifSession: () => this.sessions.delete(sessionKey(details)) });
+    return new IpCamera(details, { timeoutMs: this.timeoutMs, onvifSession: () => this.onvifSession(details), dropOnvifSession: () => this.caches.forget([sessionFact(sessionKey(details))]) });
   }
 
   /** An open ONVIF session for these details, shared for a minute; a failed opening is not kept. */
   private onvifSession(d: ConnectionDetails): Promise<OnvifClient> {
-    const key = sessionKey(d);
-    const now = Date.now();
-    const cached = this.sessions.get(key);
-    if (cached && now - cached.at < SESSION_TTL_MS) return cached.client;
-    if (this.sessions.size >= MAX_SESSIONS) this.sessions.clear();
-    const client = OnvifClient.open({ url: d.onvif_url!, username: d.username, password: d.password, timeoutMs: this.timeoutMs });
-    this.sessions.set(key, { at: now, client });
-    client.catch(() => {
-      if (this.sessions.get(key)?.client === client) this.sessions.delete(key);
-    });
-    return client;
+    return this.sessions.load(sessionKey(d), () => OnvifClient.open({ url: d.onvif_url!, username: d.username, password: d.password, timeoutMs: this.timeoutMs }));
   }
 }

@@ -1,4 +1,4 @@
-// The ONVIF passthrough (seed §4.6, camera:live_view): forwards read-only operations to a camera's
+// The ONVIF passthrough (camera:live_view, docs/cameras.md): forwards read-only operations to a camera's
 // ONVIF services and answers the parsed SOAP body as JSON. Live-view keys must never change a device,
 // so only Get… operations pass, minus those that reveal secrets or configuration dumps; everything
 // else is refused before the camera is contacted.

@@ -1,4 +1,4 @@
-// The ONVIF passthrough endpoint (seed §4.6, camera:live_view, viewers): GET only, read-only
+// The ONVIF passthrough endpoint (camera:live_view, viewers): GET only, read-only
 // operations only (see onvif-service.ts). Query parameters other than camera_exid become the
 // operation's arguments, e.g. ?camera_exid=…&ProfileToken=profile_1.
 import type { FastifyInstance } from 'fastify';
@@ -6,10 +6,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromQueryCamera, scoped } from '../../access/policy.js';
 import { errorResponses } from '../../../lib/http/schemas.js';
+import { defineRoutes } from '../../plugins/feature.js';
 
-export async function onvifRoutes(fastify: FastifyInstance): Promise<void> {
+export const onvifRoutes = defineRoutes('onvif-routes', ['onvif'], async (fastify, { onvif }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { onvif } = app.platform;
 
   app.get(
     '/v2/onvif/v20/:service/:operation',
@@ -30,4 +30,4 @@ export async function onvifRoutes(fastify: FastifyInstance): Promise<void> {
     },
     (req) => onvif.call(req.query.camera_exid, req.params.service, req.params.operation, req.query as Record<string, string>),
   );
-}
+});

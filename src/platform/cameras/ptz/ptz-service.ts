@@ -1,4 +1,4 @@
-// PTZ control of a camera (seed §4.8): finds the camera's PTZ control (the simulated camera's, saved
+// PTZ control of a camera (docs/cameras.md): finds the camera's PTZ control (the simulated camera's, saved
 // through the cameras service; or ONVIF) and answers with its state after each move.
 import { ApiError, validation } from '../../../lib/errors.js';
 import type { CamerasService } from '../cameras-service.js';

@@ -1,4 +1,4 @@
-// PTZ endpoints (seed §4.8, scope camera:ptz): reads for viewers, moves and preset changes for
+// PTZ endpoints (scope camera:ptz, docs/cameras.md): reads for viewers, moves and preset changes for
 // editors. Directions, zoom modes and preset tokens are checked by the schemas (400 when malformed);
 // an unknown preset is 404, a camera without PTZ 409 PTZ_NOT_SUPPORTED, an unreachable one 502/504.
 import type { FastifyInstance } from 'fastify';
@@ -7,6 +7,7 @@ import { Type } from 'typebox';
 import { fromPathCamera, scoped } from '../../access/policy.js';
 import { errorResponses, Nullable, StringEnum } from '../../../lib/http/schemas.js';
 import { PRESET_TOKEN_PATTERN, PTZ_DIRECTIONS, ZOOM_MODES } from './ptz-control.js';
+import { defineRoutes } from '../../plugins/feature.js';
 
 const CameraParams = Type.Object({ camera_exid: Type.String({ minLength: 1, maxLength: 64 }) });
 const PresetToken = Type.String({ pattern: PRESET_TOKEN_PATTERN, description: 'A preset token as the camera issued it' });
@@ -44,9 +45,8 @@ const RelativeBody = Type.Object(
 );
 const CreateBody = Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: false });
 
-export async function ptzRoutes(fastify: FastifyInstance): Promise<void> {
+export const ptzRoutes = defineRoutes('ptz-routes', ['ptz'], async (fastify, { ptz }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { ptz } = app.platform;
   const tags = ['ptz'];
   const read = scoped(['camera:ptz'], { project: fromPathCamera, role: 'viewer' });
   const control = scoped(['camera:ptz'], { project: fromPathCamera, role: 'editor' });
@@ -139,4 +139,4 @@ export async function ptzRoutes(fastify: FastifyInstance): Promise<void> {
       return reply.code(204).send(null);
     },
   );
-}
+});

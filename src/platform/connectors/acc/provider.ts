@@ -140,8 +140,8 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
       if (b.media_item_id && (b.source || b.timestamp)) throw validation('media_item_id', 'upload either a media hub item or a snapshot (source/timestamp), not both');
       await client.connection(userId);
       const file = b.media_item_id
-        ? { ...(await mediaItemFile(ctx.platform, project, b.media_item_id)), takenAt: null as string | null }
-        : await cameraImage(ctx.platform, req.params.camera_exid, { source: b.source, timestamp: b.timestamp }).then((i) => ({ bytes: i.jpeg, contentType: 'image/jpeg', fileName: i.fileName, takenAt: i.takenAt as string | null }));
+        ? { ...(await mediaItemFile(ctx.host, project, b.media_item_id)), takenAt: null as string | null }
+        : await cameraImage(ctx.host, req.params.camera_exid, { source: b.source, timestamp: b.timestamp }).then((i) => ({ bytes: i.jpeg, contentType: 'image/jpeg', fileName: i.fileName, takenAt: i.takenAt as string | null }));
       const name = b.file_name ?? file.fileName;
       const dm = `/data/v1/projects/${seg(b.project_id)}`;
       // 1. A storage object in the target folder.
@@ -181,7 +181,7 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
       if (!created?.id) throw new ApiError('BAD_GATEWAY', 'Autodesk did not create the item');
       const versionId = item.included?.find((r) => r.type === 'versions')?.id ?? null;
       const webView = created.links?.webView?.href ?? null;
-      const camera = await ctx.platform.cameras.row(req.params.camera_exid);
+      const camera = await ctx.host.cameras.row(req.params.camera_exid);
       const id = await store.recordUpload({
         provider: provider.id,
         userId,

@@ -102,7 +102,7 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
       const { project } = allowedProject(req);
       const b = req.body;
       await client.connection(userId);
-      const image = await cameraImage(ctx.platform, req.params.camera_exid, { source: b.source, timestamp: b.timestamp });
+      const image = await cameraImage(ctx.host, req.params.camera_exid, { source: b.source, timestamp: b.timestamp });
       const schema = await schemaOf(client, userId, b.project_id);
       const stem = image.fileName.replace(/\.jpg$/, '');
       const fields = resolveFields(schema, b.fields ?? {}, { Title: `${req.params.camera_exid} snapshot ${image.takenAt}`, DocumentNumber: stem.toUpperCase(), FileName: image.fileName });
@@ -110,7 +110,7 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
       form.set('document', new Blob([documentXml(fields)], { type: 'application/xml' }), 'document.xml');
       form.set('file', new Blob([new Uint8Array(image.jpeg)], { type: 'image/jpeg' }), image.fileName);
       const registered = parseRegisteredDocument(await client.request<string>(userId, { method: 'POST', path: `/api/projects/${seg(b.project_id)}/register`, form, ...XML }));
-      const camera = await ctx.platform.cameras.row(req.params.camera_exid);
+      const camera = await ctx.host.cameras.row(req.params.camera_exid);
       const sent = Object.fromEntries(fields);
       const id = await store.recordUpload({
         provider: provider.id,

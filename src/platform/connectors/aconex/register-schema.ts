@@ -21,8 +21,10 @@ const parser = new XMLParser({
   isArray: (name) => ['Project', 'SchemaField', 'SchemaValue'].includes(name),
 });
 
+// biome-ignore lint/suspicious/noExplicitAny: parsed XML has no static shape; callers pick paths with ?. and check values.
 function parse(xml: string, what: string): Record<string, any> {
   try {
+    // biome-ignore lint/suspicious/noExplicitAny: as above.
     const doc = parser.parse(xml) as Record<string, any>;
     if (!doc || typeof doc !== 'object') throw new Error('empty');
     return doc;
@@ -41,6 +43,7 @@ export function parseProjects(xml: string): { id: string; name: string; short_na
 
 export function parseSchema(xml: string): SchemaField[] {
   const doc = parse(xml, 'the register schema');
+  // biome-ignore lint/suspicious/noExplicitAny: parsed XML, as in parse().
   const fields = (doc.RegisterSchema?.SchemaFields?.SchemaField ?? []) as Record<string, any>[];
   return fields.map((f) => {
     const values = (f.SchemaValues?.SchemaValue ?? null) as Record<string, unknown>[] | null;

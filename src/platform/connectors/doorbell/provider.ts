@@ -25,7 +25,7 @@ const DeviceId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-
 async function routes(fastify: FastifyInstance, ctx: ConnectorContext): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { prefix, client, tags } = ctx;
-  const links = SiteLinks.from(ctx.platform);
+  const links = SiteLinks.from(ctx.host);
   const op = ctx.provider.operationPrefix;
 
   app.get(
@@ -61,7 +61,7 @@ async function routes(fastify: FastifyInstance, ctx: ConnectorContext): Promise<
       // The device must be one of this person's (the provider's 404 → 404).
       const device = toDevice(await client.request(userId, { path: `/v1/devices/${encodeURIComponent(req.params.device_id)}` }));
       const { link, secret } = await links.link({ provider: ctx.provider.id, projectId: project.id, cameraId: camera?.id ?? null, userId, remoteId: req.params.device_id, remoteName: device.name, onePerProject: false });
-      return { device, webhook_url: webhookUrl(ctx.platform.config.publicUrl, prefix, link.id), webhook_secret: secret, linked_at: link.createdAt, camera_exid: camera?.exid ?? null };
+      return { device, webhook_url: webhookUrl(ctx.host.publicUrl, prefix, link.id), webhook_secret: secret, linked_at: link.createdAt, camera_exid: camera?.exid ?? null };
     },
   );
 
@@ -108,7 +108,7 @@ async function routes(fastify: FastifyInstance, ctx: ConnectorContext): Promise<
  */
 async function captureFrame(ctx: ConnectorContext, cameraExid: string, userId: string, note: string): Promise<{ created_at: string; url: string } | null> {
   try {
-    const shot = await ctx.platform.manualCapture.capture(cameraExid, userId, note);
+    const shot = await ctx.host.manualCapture.capture(cameraExid, userId, note);
     return { created_at: shot.created_at, url: shot.url };
   } catch {
     return null;

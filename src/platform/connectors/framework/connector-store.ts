@@ -1,10 +1,14 @@
 // The connectors' rows: connections (secrets sealed by the vault on the way in, opened on the way out),
-// OAuth states in progress, uploads made to providers, and events providers pushed. The only file of
-// the framework that touches the database.
-import type { Db } from '../../../lib/db/index.js';
+// OAuth states in progress, uploads made to providers, and events providers pushed. Its rows are read and
+// written through connector-repository.ts.
+import type { PlatformDb } from '../../db/database.js';
 import { newId } from '../../../lib/ids.js';
-import type { AuthKind } from './provider.js';
+import type { AuthKind } from './connectors-tables.js';
 import type { TokenVault } from './token-vault.js';
+import * as repo from './connector-repository.js';
+import { cameraRefsByIds } from '../../cameras/cameras-repository.js';
+import { projectExidsOf } from '../../projects/projects-repository.js';
+import { emailsOf } from '../../users/users-repository.js';
 
 export interface Connection {
   id: string;
@@ -74,14 +78,14 @@ const json = <T>(text: string | null, fallback: T): T => {
 
 export class ConnectorStore {
   constructor(
-    private readonly db: Db,
+    private readonly db: PlatformDb,
     private readonly vault: TokenVault,
   ) {}
 
   // ---- connections
 
   async connection(userId: string, provider: string): Promise<Connection | null> {
-    const r = await this.db.kysely.selectFrom('connector_connections').selectAll().where('user_id', '=', userId).where('provider', '=', provider).executeTakeFirst();
+    const r = await repo.connectionRow(this.db, userId, provider);
     if (!r) return null;
     return {
       id: r.id,
@@ -112,72 +116,54 @@ export class ConnectorStore {
       scopes: JSON.stringify(c.scopes ?? []),
       updated_at: now,
     };
-    await this.db.kysely
-      .insertInto('connector_connections')
-      .values({ id: newId(), user_id: userId, provider, created_at: now, ...values })
-      .onConflict((oc) => oc.columns(['user_id', 'provider']).doUpdateSet(values))
-      .execute();
+    await repo.upsertConnection(this.db, { id: newId(), user_id: userId, provider, created_at: now, ...values }, values);
   }
 
   /** After a refresh: new tokens only (a provider that sends no new refresh token keeps the old one). */
   async updateTokens(userId: string, provider: string, t: { accessToken: string; refreshToken?: string | null; expiresAt: string | null }): Promise<void> {
-    await this.db.kysely
-      .updateTable('connector_connections')
-      .set({
-        access_token_enc: this.vault.encrypt(t.accessToken),
-        ...(t.refreshToken ? { refresh_token_enc: this.vault.encrypt(t.refreshToken) } : {}),
-        expires_at: t.expiresAt,
-        updated_at: new Date().toISOString(),
-      })
-      .where('user_id', '=', userId)
-      .where('provider', '=', provider)
-      .execute();
+    await repo.updateConnection(this.db, userId, provider, {
+      access_token_enc: this.vault.encrypt(t.accessToken),
+      ...(t.refreshToken ? { refresh_token_enc: this.vault.encrypt(t.refreshToken) } : {}),
+      expires_at: t.expiresAt,
+      updated_at: new Date().toISOString(),
+    });
   }
 
   async updateAccount(userId: string, provider: string, account: Record<string, unknown>): Promise<void> {
-    await this.db.kysely.updateTable('connector_connections').set({ account: JSON.stringify(account) }).where('user_id', '=', userId).where('provider', '=', provider).execute();
+    await repo.updateConnection(this.db, userId, provider, { account: JSON.stringify(account) });
   }
 
   async deleteConnection(userId: string, provider: string): Promise<boolean> {
-    const r = await this.db.kysely.deleteFrom('connector_connections').where('user_id', '=', userId).where('provider', '=', provider).executeTakeFirst();
-    return Number(r.numDeletedRows) > 0;
+    return repo.deleteConnection(this.db, userId, provider);
   }
 
   /** What `GET /v2/oauth2-tokens/providers` lists. */
   async listConnections(userId: string): Promise<{ provider: string; auth_kind: string; scopes: string[]; created_at: string; expires_at: string | null }[]> {
-    const rows = await this.db.kysely
-      .selectFrom('connector_connections')
-      .select(['provider', 'auth_kind', 'scopes', 'created_at', 'expires_at'])
-      .where('user_id', '=', userId)
-      .orderBy('provider')
-      .execute();
+    const rows = await repo.connectionsOf(this.db, userId);
     return rows.map((r) => ({ ...r, scopes: json<string[]>(r.scopes, []) }));
   }
 
   // ---- OAuth states
 
   async saveState(s: OAuthState): Promise<void> {
-    await this.db.kysely
-      .insertInto('connector_oauth_states')
-      .values({
-        state: s.state,
-        user_id: s.userId,
-        provider: s.provider,
-        code_verifier_enc: this.vault.encryptNullable(s.codeVerifier),
-        project_exid: s.projectExid,
-        redirect_after: s.redirectAfter,
-        expires_at: s.expiresAt,
-      })
-      .execute();
+    await repo.insertOauthState(this.db, {
+      state: s.state,
+      user_id: s.userId,
+      provider: s.provider,
+      code_verifier_enc: this.vault.encryptNullable(s.codeVerifier),
+      project_exid: s.projectExid,
+      redirect_after: s.redirectAfter,
+      expires_at: s.expiresAt,
+    });
     // Abandoned authorizations: cleared whenever a new one starts.
-    await this.db.kysely.deleteFrom('connector_oauth_states').where('expires_at', '<', new Date().toISOString()).execute();
+    await repo.deleteOauthStatesExpiredBefore(this.db, new Date().toISOString());
   }
 
   /** Takes the state out (single use); null when unknown, of another provider, or expired. */
   async takeState(state: string, provider: string): Promise<OAuthState | null> {
-    const r = await this.db.kysely.selectFrom('connector_oauth_states').selectAll().where('state', '=', state).executeTakeFirst();
+    const r = await repo.oauthState(this.db, state);
     if (!r || r.provider !== provider) return null;
-    await this.db.kysely.deleteFrom('connector_oauth_states').where('state', '=', state).execute();
+    await repo.deleteOauthState(this.db, state);
     if (r.expires_at < new Date().toISOString()) return null;
     return {
       state: r.state,
@@ -203,56 +189,50 @@ export class ConnectorStore {
     details?: Record<string, unknown>;
   }): Promise<string> {
     const id = newId();
-    await this.db.kysely
-      .insertInto('connector_uploads')
-      .values({
-        id,
-        user_id: u.userId,
-        provider: u.provider,
-        project_id: u.projectId,
-        camera_id: u.cameraId ?? null,
-        remote_project_id: u.remoteProjectId,
-        remote_id: u.remoteId,
-        name: u.name,
-        details: JSON.stringify(u.details ?? {}),
-        created_at: new Date().toISOString(),
-      })
-      .execute();
+    await repo.insertUpload(this.db, {
+      id,
+      user_id: u.userId,
+      provider: u.provider,
+      project_id: u.projectId,
+      camera_id: u.cameraId ?? null,
+      remote_project_id: u.remoteProjectId,
+      remote_id: u.remoteId,
+      name: u.name,
+      details: JSON.stringify(u.details ?? {}),
+      created_at: new Date().toISOString(),
+    });
     return id;
   }
 
   /** Uploads of one project to one provider, newest first. */
   async listUploads(provider: string, projectId: string, opts: { limit: number; offset: number; remoteProjectId?: string }): Promise<{ items: Upload[]; total: number }> {
-    let q = this.db.kysely
-      .selectFrom('connector_uploads as u')
-      .innerJoin('projects as p', 'p.id', 'u.project_id')
-      .leftJoin('cameras as c', 'c.id', 'u.camera_id')
-      .leftJoin('users as us', 'us.id', 'u.user_id')
-      .where('u.provider', '=', provider)
-      .where('u.project_id', '=', projectId);
-    if (opts.remoteProjectId) q = q.where('u.remote_project_id', '=', opts.remoteProjectId);
-    const { n } = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow();
-    const rows = await q
-      .select(['u.id', 'u.provider', 'p.exid as project_exid', 'c.exid as camera_exid', 'u.remote_project_id', 'u.remote_id', 'u.name', 'u.details', 'us.email', 'u.created_at'])
-      .orderBy('u.created_at', 'desc')
-      .orderBy('u.id', 'desc')
-      .limit(opts.limit)
-      .offset(opts.offset)
-      .execute();
+    const { total, rows } = await repo.uploadsOf(this.db, provider, projectId, opts);
+    // The project's exid, the cameras' exids and the uploaders' e-mails, each asked once.
+    const [projectExids, cameras, emails] = await Promise.all([
+      projectExidsOf(this.db, rows.map((r) => r.project_id)),
+      cameraRefsByIds(this.db, rows.flatMap((r) => (r.camera_id ? [r.camera_id] : []))),
+      emailsOf(this.db, rows.flatMap((r) => (r.user_id ? [r.user_id] : []))),
+    ]);
     return {
-      total: Number(n),
-      items: rows.map((r) => ({
-        id: r.id,
-        provider: r.provider,
-        project_exid: r.project_exid,
-        camera_exid: r.camera_exid ?? null,
-        remote_project_id: r.remote_project_id,
-        remote_id: r.remote_id,
-        name: r.name,
-        details: json(r.details, {}),
-        uploaded_by: r.email ?? null,
-        created_at: r.created_at,
-      })),
+      total,
+      items: rows.flatMap((r) => {
+        const projectExid = projectExids.get(r.project_id);
+        if (projectExid === undefined) return [];
+        return [
+          {
+            id: r.id,
+            provider: r.provider,
+            project_exid: projectExid,
+            camera_exid: (r.camera_id && cameras.get(r.camera_id)?.exid) || null,
+            remote_project_id: r.remote_project_id,
+            remote_id: r.remote_id,
+            name: r.name,
+            details: json(r.details, {}),
+            uploaded_by: (r.user_id && emails.get(r.user_id)) || null,
+            created_at: r.created_at,
+          },
+        ];
+      }),
     };
   }
 
@@ -260,15 +240,12 @@ export class ConnectorStore {
 
   async recordEvent(e: { provider: string; userId?: string | null; projectId?: string | null; payload: Record<string, unknown> }): Promise<ConnectorEvent> {
     const row = { id: newId(), provider: e.provider, user_id: e.userId ?? null, project_id: e.projectId ?? null, payload: JSON.stringify(e.payload), received_at: new Date().toISOString() };
-    await this.db.kysely.insertInto('connector_events').values(row).execute();
+    await repo.insertEvent(this.db, row);
     return { ...row, payload: e.payload };
   }
 
   async listEvents(provider: string, filter: { projectId?: string; userId?: string; limit: number; offset: number }): Promise<ConnectorEvent[]> {
-    let q = this.db.kysely.selectFrom('connector_events').selectAll().where('provider', '=', provider);
-    if (filter.projectId) q = q.where('project_id', '=', filter.projectId);
-    if (filter.userId) q = q.where('user_id', '=', filter.userId);
-    const rows = await q.orderBy('received_at', 'desc').orderBy('id', 'desc').limit(filter.limit).offset(filter.offset).execute();
+    const rows = await repo.eventsOf(this.db, provider, filter);
     return rows.map((r) => ({ ...r, payload: json(r.payload, {}) }));
   }
 }

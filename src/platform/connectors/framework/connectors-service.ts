@@ -1,8 +1,8 @@
-// The connectors as one service (`app.platform.connectors`): the registered providers, and for each
+// The connectors as one service (the `connectors` service of connectors-plugin.ts): the registered providers, and for each
 // its OAuth flow and HTTP client; connect (an authorization URL, or credentials checked against the
 // provider), the callback that finishes an authorization, status and disconnect.
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../../../lib/db/index.js';
+import type { PlatformDb } from '../../db/database.js';
 import { ApiError, validation } from '../../../lib/errors.js';
 import { ConnectorStore } from './connector-store.js';
 import { OAuthFlow } from './oauth-flow.js';
@@ -44,7 +44,7 @@ export class ConnectorsService {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
-    db: Db,
+    db: PlatformDb,
     providers: readonly ConnectorProvider[],
     private readonly opts: ConnectorsOptions,
   ) {

@@ -33,11 +33,11 @@
  * client id/secret from OVERLOOK_<ID>_CLIENT_ID / _CLIENT_SECRET; bearer token refreshed 60 s before expiry
  * and once more on a 401; 409 CONNECTOR_NOT_CONNECTED, 502 CONNECTOR_AUTH_EXPIRED, 502/504 on provider
  * failures, the provider's 404/403/400 → ours. Timeout: OVERLOOK_CONNECTOR_TIMEOUT_MS (default 10 s).
- * Use `actingUserId(req)` as userId. Images from cameras: `cameraImage(ctx.platform, cameraExid, {source,
- * timestamp})` (snapshot-source.ts); media hub files: `mediaItemFile(ctx.platform, project, itemId)`
+ * Use `actingUserId(req)` as userId. Images from cameras: `cameraImage(ctx.host, cameraExid, {source,
+ * timestamp})` (snapshot-source.ts); media hub files: `mediaItemFile(ctx.host, project, itemId)`
  * (media-source.ts). Shared schemas (ProjectParams, CameraParams, RemoteId, PageQuery, UploadList): common-schemas.ts. Record what you uploaded with `ctx.store.recordUpload(…)` and list it
  * with `ctx.store.listUploads(…)`; store pushed events with `ctx.store.recordEvent(…)` (and notify people
- * with `ctx.platform.notifications`).
+ * with `ctx.host.notifications`).
  *
  * SECRETS
  * Tokens and credentials are sealed with AES-256-GCM (token-vault.ts) under OVERLOOK_SECRET_KEY (base64,
@@ -48,7 +48,8 @@
  * endpoint with refresh and revocation, bearer-checked API routes you add); point the app at it with
  * `buildTestPlatform({ OVERLOOK_<ID>_URL: fake.url, OVERLOOK_<ID>_CLIENT_ID: …, … })`.
  */
-export type { AuthKind, ConnectorApp, ConnectorContext, ConnectorProvider, OAuthSettings, ProviderSettings } from './provider.js';
+export type { AuthKind } from './connectors-tables.js';
+export type { ConnectorApp, ConnectorContext, ConnectorProvider, OAuthSettings, ProviderSettings } from './provider.js';
 export { envStem, joinUrl, providerSettings } from './provider.js';
 export { ProviderClient, REFRESH_MARGIN_MS, type ProviderRequest, type ProviderResponse } from './provider-client.js';
 export { ConnectorStore, type Connection, type ConnectorEvent, type Upload } from './connector-store.js';

@@ -3,8 +3,8 @@
 // memory within a size limit (providers take a body with a length).
 import type { Readable } from 'node:stream';
 import { ApiError } from '../../../lib/errors.js';
-import type { ProjectRef } from '../../access/directory.js';
-import type { PlatformServices } from '../../services.js';
+import type { ProjectRef } from '../../directory/directory.js';
+import type { ConnectorHost } from './connector-host.js';
 
 /** Largest media-hub file a connector sends in one request. */
 export const MEDIA_UPLOAD_MAX_BYTES = 200 * 1024 * 1024;
@@ -15,7 +15,7 @@ export interface MediaFile {
   fileName: string;
 }
 
-export async function mediaItemFile(platform: PlatformServices, project: ProjectRef, itemId: string): Promise<MediaFile> {
+export async function mediaItemFile(platform: Pick<ConnectorHost, 'mediaHub'>, project: ProjectRef, itemId: string): Promise<MediaFile> {
   // 404 unless the item belongs to this project; 409 while it is still rendering.
   const item = await platform.mediaHub.get(project, itemId);
   const f = await platform.mediaHub.file(item.id);

@@ -4,7 +4,7 @@
 // expected unless asked for). Also the refresh-token grant and RFC 7009 revocation.
 import * as oidc from 'openid-client';
 import { ApiError } from '../../../lib/errors.js';
-import { envStem, joinUrl, type ConnectorProvider, type ProviderSettings } from './provider.js';
+import { envStem, joinUrl, type ProviderDescription, type ProviderSettings } from './provider-description.js';
 
 export interface TokenSet {
   accessToken: string;
@@ -16,7 +16,7 @@ export interface TokenSet {
 
 export class OAuthFlow {
   constructor(
-    private readonly provider: ConnectorProvider,
+    private readonly provider: ProviderDescription,
     private readonly settings: ProviderSettings,
     private readonly redirectUri: string,
     private readonly timeoutMs: number,

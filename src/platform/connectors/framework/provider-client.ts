@@ -7,7 +7,7 @@
 import { ApiError, type ErrorCode } from '../../../lib/errors.js';
 import type { ConnectorStore, Connection } from './connector-store.js';
 import type { OAuthFlow } from './oauth-flow.js';
-import { joinUrl, type ConnectorProvider, type ProviderSettings } from './provider.js';
+import { joinUrl, type ProviderDescription, type ProviderSettings } from './provider-description.js';
 
 /** Refresh this long before the provider's expiry, so a token does not die in flight. */
 export const REFRESH_MARGIN_MS = 60_000;
@@ -42,7 +42,7 @@ export class ProviderClient {
   private readonly refreshing = new Map<string, Promise<string>>();
 
   constructor(
-    readonly provider: ConnectorProvider,
+    readonly provider: ProviderDescription,
     readonly settings: ProviderSettings,
     private readonly store: ConnectorStore,
     private readonly flow: OAuthFlow | null,

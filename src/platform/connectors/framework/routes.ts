@@ -8,6 +8,8 @@ import { Type, type TSchema } from 'typebox';
 import { peopleOnly, scoped } from '../../access/policy.js';
 import { errorResponses, Nullable } from '../../../lib/http/schemas.js';
 import { actingUserId } from '../../http/principal-helpers.js';
+import { defineRoutes } from '../../plugins/feature.js';
+import type { ConnectorsService } from './connectors-service.js';
 import type { ConnectorContext, ConnectorProvider } from './provider.js';
 
 export const CONNECTOR_TAGS = ['connectors'];
@@ -40,9 +42,9 @@ const ConnectOAuthReply = Type.Object({
 });
 
 /** Registers the shared OAuth callback; once, for every OAuth provider. */
-export async function connectorCallbackRoute(fastify: FastifyInstance): Promise<void> {
+export async function connectorCallbackRoute(fastify: FastifyInstance, connectors: ConnectorsService): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const ids = app.platform.connectors.providers().filter((p) => p.authKind === 'oauth').map((p) => p.id);
+  const ids = connectors.providers().filter((p) => p.authKind === 'oauth').map((p) => p.id);
   if (!ids.length) return;
   app.get(
     '/v2/connectors/:provider/callback',
@@ -66,12 +68,12 @@ export async function connectorCallbackRoute(fastify: FastifyInstance): Promise<
       },
     },
     async (req, reply) => {
-      const url = new URL(req.url, app.platform.connectors.redirectUri(req.params.provider));
+      const url = new URL(req.url, connectors.redirectUri(req.params.provider));
       // openid-client compares the callback with the redirect URI it sent: same origin and path.
-      const callback = new URL(app.platform.connectors.redirectUri(req.params.provider));
+      const callback = new URL(connectors.redirectUri(req.params.provider));
       callback.search = url.search;
       const signedIn = req.principal.kind === 'user' ? req.principal.userId : null;
-      const { redirectAfter, projectExid, status } = await app.platform.connectors.completeAuthorization(req.params.provider, callback, signedIn);
+      const { redirectAfter, projectExid, status } = await connectors.completeAuthorization(req.params.provider, callback, signedIn);
       if (!redirectAfter) return status;
       const back = new URL(redirectAfter, 'http://x');
       back.searchParams.set('connector', status.provider);
@@ -83,11 +85,10 @@ export async function connectorCallbackRoute(fastify: FastifyInstance): Promise<
 }
 
 /** connect, status and disconnect of one provider, then its own routes. */
-export async function registerConnector(fastify: FastifyInstance, ctx: ConnectorContext): Promise<void> {
+export async function registerConnector(fastify: FastifyInstance, connectors: ConnectorsService, ctx: ConnectorContext): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { provider, prefix } = ctx;
   const op = provider.operationPrefix;
-  const connectors = app.platform.connectors;
   const access = scoped(['project:connectors']);
 
   if (provider.authKind === 'oauth') {
@@ -150,17 +151,16 @@ export async function registerConnector(fastify: FastifyInstance, ctx: Connector
 }
 
 /** The connectors plugin: the callback and every registered provider. */
-export async function connectorRoutes(fastify: FastifyInstance): Promise<void> {
-  await connectorCallbackRoute(fastify);
-  const connectors = fastify.platform.connectors;
+export const connectorRoutes = defineRoutes('connector-routes', ['connectors', 'connectorHost'], async (fastify, { connectors, connectorHost }) => {
+  await connectorCallbackRoute(fastify, connectors);
   for (const provider of connectors.providers()) {
-    await registerConnector(fastify, {
+    await registerConnector(fastify, connectors, {
       provider,
       client: connectors.client(provider.id),
       store: connectors.store,
-      platform: fastify.platform,
+      host: connectorHost,
       tags: CONNECTOR_TAGS,
       prefix: connectorPrefix(provider),
     });
   }
-}
+});

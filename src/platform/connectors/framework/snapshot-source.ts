@@ -3,7 +3,7 @@
 // that uploads images, so they all accept the same `source`/`timestamp` inputs.
 import { Type } from 'typebox';
 import { StringEnum } from '../../../lib/http/schemas.js';
-import type { PlatformServices } from '../../services.js';
+import type { ConnectorHost } from './connector-host.js';
 
 export const SnapshotSourceFields = {
   source: Type.Optional(StringEnum(['recorded', 'live'], { description: 'recorded (default): from the cloud recordings; live: a frame from the camera now' })),
@@ -17,7 +17,7 @@ export interface CameraImage {
   fileName: string;
 }
 
-export async function cameraImage(platform: PlatformServices, cameraExid: string, opts: { source?: 'recorded' | 'live'; timestamp?: string }): Promise<CameraImage> {
+export async function cameraImage(platform: Pick<ConnectorHost, 'liveView' | 'snapshotReader'>, cameraExid: string, opts: { source?: 'recorded' | 'live'; timestamp?: string }): Promise<CameraImage> {
   let jpeg: Buffer;
   let takenAt: string;
   if (opts.source === 'live') {

@@ -136,14 +136,14 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
       const b = req.body;
       // Fails before any image work when the person has not connected Procore.
       await client.connection(userId);
-      const image = await cameraImage(ctx.platform, req.params.camera_exid, { source: b.source, timestamp: b.timestamp });
+      const image = await cameraImage(ctx.host, req.params.camera_exid, { source: b.source, timestamp: b.timestamp });
       const form = new FormData();
       form.set('image[data]', new Blob([new Uint8Array(image.jpeg)], { type: 'image/jpeg' }), image.fileName);
       if (b.image_category_id) form.set('image[image_category_id]', b.image_category_id);
       form.set('image[description]', b.description ?? `${req.params.camera_exid} at ${image.takenAt} (Overlook)`);
       form.set('image[taken_at]', image.takenAt);
       const created = await client.request<ProcoreImage>(userId, { method: 'POST', path: '/rest/v1.0/images', query: { project_id: b.project_id }, form, headers: companyHeader(b.company_id) });
-      const camera = await ctx.platform.cameras.row(req.params.camera_exid);
+      const camera = await ctx.host.cameras.row(req.params.camera_exid);
       const details = { company_id: b.company_id, image_category_id: b.image_category_id ?? null, url: created.url ?? null, taken_at: image.takenAt };
       const id = await store.recordUpload({ provider: provider.id, userId, projectId: project.id, cameraId: camera.id, remoteProjectId: b.project_id, remoteId: String(created.id), name: image.fileName, details });
       return reply.code(201).send({ id, procore_image_id: String(created.id), procore_project_id: b.project_id, url: created.url ?? null, taken_at: image.takenAt, file_name: image.fileName });

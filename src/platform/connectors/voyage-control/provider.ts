@@ -34,7 +34,7 @@ const BookingsQuery = Type.Object(
 async function routes(fastify: FastifyInstance, ctx: ConnectorContext): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { prefix, client, tags } = ctx;
-  const links = SiteLinks.from(ctx.platform);
+  const links = SiteLinks.from(ctx.host);
   const op = ctx.provider.operationPrefix;
 
   const siteOf = async (projectId: string) => {
@@ -67,7 +67,7 @@ async function routes(fastify: FastifyInstance, ctx: ConnectorContext): Promise<
         venue_id: link.remoteId,
         venue_name: name,
         timezone: typeof venue.timezone === 'string' ? venue.timezone : null,
-        webhook_url: webhookUrl(ctx.platform.config.publicUrl, prefix, link.id),
+        webhook_url: webhookUrl(ctx.host.publicUrl, prefix, link.id),
         webhook_secret: secret,
         linked_at: link.createdAt,
         camera_exid: null,

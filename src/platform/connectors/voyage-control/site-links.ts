@@ -3,11 +3,15 @@
 // connector vault: a copy of the database alone cannot forge a webhook), and the log of delivered event
 // ids that refuses replays. Shared by the voyage-control and doorbell connectors.
 import { randomBytes } from 'node:crypto';
-import type { Db } from '../../../lib/db/index.js';
+import type { PlatformDb } from '../../db/database.js';
 import { ApiError, validation } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
-import { loadVaultKey, TokenVault } from '../framework/token-vault.js';
-import type { PlatformServices } from '../../services.js';
+import { TokenVault } from '../framework/token-vault.js';
+import type { ConnectorHost } from '../framework/connector-host.js';
+import * as repo from './site-links-repository.js';
+import { cameraRefByExid, cameraRefsByIds } from '../../cameras/cameras-repository.js';
+import { adminsOf } from '../../members/members-repository.js';
+import { projectRowByIdOrThrow } from '../../projects/projects-repository.js';
 
 export interface SiteLink {
   id: string;
@@ -26,14 +30,13 @@ const DELIVERY_MEMORY_MS = 2 * 86_400_000;
 
 export class SiteLinks {
   constructor(
-    private readonly db: Db,
+    private readonly db: PlatformDb,
     private readonly vault: TokenVault,
   ) {}
 
-  /** The vault the framework uses (same key: OVERLOOK_SECRET_KEY or the data dir's key file). */
-  static from(platform: PlatformServices): SiteLinks {
-    const key = loadVaultKey({ secretKeyBase64: platform.config.connectors.secretKey, dataDir: platform.config.dataDir });
-    return new SiteLinks(platform.db, new TokenVault(key));
+  /** With the vault key the framework uses (OVERLOOK_SECRET_KEY or the data dir's key file). */
+  static from(host: Pick<ConnectorHost, 'db' | 'vaultKey'>): SiteLinks {
+    return new SiteLinks(host.db, new TokenVault(host.vaultKey));
   }
 
   /**
@@ -45,78 +48,58 @@ export class SiteLinks {
     const secret = `whsec_${randomBytes(24).toString('base64url')}`;
     const now = new Date().toISOString();
     const id = newId();
-    await this.db.kysely.transaction().execute(async (trx) => {
-      let del = trx.deleteFrom('site_connector_links').where('provider', '=', l.provider).where('project_id', '=', l.projectId);
-      if (!l.onePerProject) del = del.where('remote_id', '=', l.remoteId);
-      await del.execute();
-      await trx
-        .insertInto('site_connector_links')
-        .values({
-          id,
-          provider: l.provider,
-          project_id: l.projectId,
-          camera_id: l.cameraId,
-          user_id: l.userId,
-          remote_id: l.remoteId,
-          remote_name: l.remoteName,
-          webhook_secret_enc: this.vault.encrypt(secret),
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-    });
+    const row = {
+      id,
+      provider: l.provider,
+      project_id: l.projectId,
+      camera_id: l.cameraId,
+      user_id: l.userId,
+      remote_id: l.remoteId,
+      remote_name: l.remoteName,
+      webhook_secret_enc: this.vault.encrypt(secret),
+      created_at: now,
+      updated_at: now,
+    };
+    await repo.replaceLink(this.db, row, l.onePerProject);
     return { link: (await this.get(id))!.link, secret };
   }
 
   async get(id: string): Promise<{ link: SiteLink; secret: string } | null> {
-    const r = await this.db.kysely.selectFrom('site_connector_links').selectAll().where('id', '=', id).executeTakeFirst();
+    const r = await repo.linkById(this.db, id);
     return r ? { link: toLink(r), secret: this.vault.decrypt(r.webhook_secret_enc) } : null;
   }
 
   async ofProject(provider: string, projectId: string): Promise<SiteLink[]> {
-    const rows = await this.db.kysely
-      .selectFrom('site_connector_links')
-      .selectAll()
-      .where('provider', '=', provider)
-      .where('project_id', '=', projectId)
-      .orderBy('created_at', 'asc')
-      .orderBy('id', 'asc')
-      .execute();
+    const rows = await repo.linksOf(this.db, provider, projectId);
     return rows.map(toLink);
   }
 
   async unlink(provider: string, projectId: string, remoteId: string): Promise<boolean> {
-    const r = await this.db.kysely.deleteFrom('site_connector_links').where('provider', '=', provider).where('project_id', '=', projectId).where('remote_id', '=', remoteId).executeTakeFirst();
-    return Number(r.numDeletedRows) > 0;
+    return repo.deleteLink(this.db, provider, projectId, remoteId);
   }
 
   /** Notes an event id as delivered; false when it was delivered before (a replay). */
   async firstDelivery(linkId: string, eventId: string): Promise<boolean> {
     const now = new Date();
-    await this.db.kysely.deleteFrom('site_connector_deliveries').where('received_at', '<', new Date(now.getTime() - DELIVERY_MEMORY_MS).toISOString()).execute();
-    const r = await this.db.kysely
-      .insertInto('site_connector_deliveries')
-      .values({ link_id: linkId, event_id: eventId, received_at: now.toISOString() })
-      .onConflict((oc) => oc.columns(['link_id', 'event_id']).doNothing())
-      .executeTakeFirst();
-    return Number(r.numInsertedOrUpdatedRows ?? 0) > 0;
+    await repo.deleteDeliveriesBefore(this.db, new Date(now.getTime() - DELIVERY_MEMORY_MS).toISOString());
+    return repo.insertDelivery(this.db, linkId, eventId, now.toISOString());
   }
 
   /** The project a link feeds, for messages and payloads. */
   async project(projectId: string): Promise<{ exid: string; name: string }> {
-    return this.db.kysely.selectFrom('projects').select(['exid', 'name']).where('id', '=', projectId).executeTakeFirstOrThrow();
+    const { exid, name } = await projectRowByIdOrThrow(this.db, projectId);
+    return { exid, name };
   }
 
   /** The exid of a linked camera (null when the link has none). */
   async cameraExid(cameraId: string | null): Promise<string | null> {
     if (!cameraId) return null;
-    const row = await this.db.kysely.selectFrom('cameras').select('exid').where('id', '=', cameraId).executeTakeFirst();
-    return row?.exid ?? null;
+    return (await cameraRefsByIds(this.db, [cameraId])).get(cameraId)?.exid ?? null;
   }
 
   /** A camera of the project, by exid: 404 when unknown, 400 when it belongs to another project. */
   async cameraOfProject(projectId: string, cameraExid: string): Promise<{ id: string; exid: string }> {
-    const row = await this.db.kysely.selectFrom('cameras').select(['id', 'exid', 'project_id']).where('exid', '=', cameraExid).executeTakeFirst();
+    const row = await cameraRefByExid(this.db, cameraExid);
     if (!row) throw new ApiError('NOT_FOUND', 'Camera not found');
     if (row.project_id !== projectId) throw validation('camera_exid', 'is not a camera of this project');
     return { id: row.id, exid: row.exid };
@@ -124,8 +107,7 @@ export class SiteLinks {
 
   /** The people told about a project's site events: its admins and owner. */
   async projectAdmins(projectId: string): Promise<string[]> {
-    const rows = await this.db.kysely.selectFrom('project_members').select('user_id').where('project_id', '=', projectId).where('role', 'in', ['admin', 'owner']).execute();
-    return rows.map((r) => r.user_id);
+    return adminsOf(this.db, projectId);
   }
 }
 

@@ -9,7 +9,7 @@ import { connectorErrors } from '../framework/routes.js';
 import { WebhookParams, WebhookReply } from './site-routes-common.js';
 import { ApiError } from '../../../lib/errors.js';
 import type { ConnectorContext } from '../framework/provider.js';
-import type { NotificationType } from '../../notifications/notifications-service.js';
+import type { NotificationType } from '../../notifications/notifications-tables.js';
 import type { SiteLink, SiteLinks } from './site-links.js';
 import { keepRawJson, verifyWebhook } from './signed-webhook.js';
 
@@ -45,7 +45,7 @@ export async function receiveSiteWebhook(
   if (!(await links.firstDelivery(link.id, d.eventId))) throw new ApiError('CONFLICT', `Event ${d.eventId} was already received`);
   await ctx.store.recordEvent({ provider: ctx.provider.id, userId: link.userId, projectId: link.projectId, payload: d.payload });
   const people = await links.projectAdmins(link.projectId);
-  for (const userId of people) await ctx.platform.notifications.notify(userId, d.notification.type, d.notification.message, d.notification.context);
+  for (const userId of people) await ctx.host.notifications.notify(userId, d.notification.type, d.notification.message, d.notification.context);
   return { received: true, event_id: d.eventId, notified: people.length };
 }
 

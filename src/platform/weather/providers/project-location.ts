@@ -1,7 +1,8 @@
 // Where a project is, for weather: the position of its first camera (oldest) that has one. Projects
 // carry no coordinates of their own; their cameras do.
-import type { Db } from '../../../lib/db/index.js';
+import type { PlatformDb } from '../../db/database.js';
 import { ApiError } from '../../../lib/errors.js';
+import { firstPlacedCamera } from '../../cameras/cameras-repository.js';
 
 export interface ProjectLocation {
   lat: number;
@@ -9,16 +10,8 @@ export interface ProjectLocation {
   camera_exid: string;
 }
 
-export async function projectLocation(db: Db, projectId: string): Promise<ProjectLocation> {
-  const row = await db.kysely
-    .selectFrom('cameras')
-    .select(['exid', 'lat', 'lng'])
-    .where('project_id', '=', projectId)
-    .where('lat', 'is not', null)
-    .where('lng', 'is not', null)
-    .orderBy('created_at', 'asc')
-    .orderBy('id', 'asc')
-    .executeTakeFirst();
+export async function projectLocation(db: PlatformDb, projectId: string): Promise<ProjectLocation> {
+  const row = await firstPlacedCamera(db, projectId);
   if (!row || row.lat === null || row.lng === null) {
     throw new ApiError('CONFLICT', 'The project has no location: give one of its cameras a latitude and longitude first');
   }

@@ -29,7 +29,7 @@ export function checkDay(date: string): string {
 export function weatherRoutes(fastify: FastifyInstance, ctx: ConnectorContext, api: WeatherApi): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { provider, prefix, client, tags } = ctx;
-  const db = ctx.platform.db;
+  const db = ctx.host.db;
   const read = scoped(['project:connectors'], { project: fromPathProject, role: 'viewer' });
   const where = async (projectId: string) => {
     const loc = await projectLocation(db, projectId);

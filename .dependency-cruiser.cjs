@@ -1,0 +1,56 @@
+// Dependency rules of the source tree (docs/architecture.md), checked by `npm run lint:deps`, which
+// `npm test` runs. Type-only imports count: a cycle through types is still a cycle to a reader.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import cycles at all, type-only imports included.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'lib-imports-no-service',
+      severity: 'error',
+      comment: 'src/lib is shared by every service and imports none of them.',
+      from: { path: '^src/lib/' },
+      to: { path: '^src/(platform|recorder|mcp|ai|labs)/' },
+    },
+    {
+      name: 'access-vocabulary-is-a-leaf',
+      severity: 'error',
+      comment: 'policy, scopes, principal and decide are pure: any feature imports them, they import no feature.',
+      from: { path: '^src/platform/access/' },
+      to: { path: '^src/platform/', pathNot: '^src/platform/access/' },
+    },
+    {
+      name: 'tables-are-leaves',
+      severity: 'error',
+      comment: "A feature's table declarations import nothing of the platform but other table declarations: every repository imports them through the platform's database type.",
+      from: { path: '-tables\\.ts$' },
+      to: { path: '^src/platform/', pathNot: ['-tables\\.ts$', '^src/platform/access/'] },
+    },
+    {
+      name: 'services-stand-apart',
+      severity: 'error',
+      comment: 'The recorder, MCP, AI and Labs talk to the main API over HTTP; no service imports another one.',
+      from: { path: '^src/(platform|recorder|mcp|ai|labs)/' },
+      to: { path: '^src/(platform|recorder|mcp|ai|labs)/', pathNot: '^src/$1/' },
+    },
+    {
+      name: 'features-reach-services-by-declaration',
+      severity: 'error',
+      comment: 'Only app.ts composes the feature plugins; a feature never imports another feature\'s plugin file.',
+      from: { path: '^src/platform/', pathNot: '^src/platform/app\\.ts$' },
+      to: { path: '-plugin\\.ts$', pathNot: '^src/platform/plugins/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    includeOnly: '^src/',
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.js'] },
+  },
+};

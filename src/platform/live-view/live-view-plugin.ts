@@ -1,0 +1,27 @@
+// Live view: snapshots, on-demand HLS streams shared per camera, and the media tokens that open them
+// (the access layer's verifier for media routes).
+import { join } from 'node:path';
+import { defineFeature } from '../plugins/feature.js';
+import { LiveStreams } from './live-streams.js';
+import { LiveViewService } from './live-view-service.js';
+import { MediaTokens } from './media-tokens.js';
+import { StreamProbe } from './stream-probe.js';
+
+declare module '../plugins/feature.js' {
+  interface PlatformServices {
+    liveView: LiveViewService;
+    mediaTokens: MediaTokens;
+  }
+}
+
+export const liveViewFeature = defineFeature({
+  name: 'live-view',
+  needs: ['config', 'signer', 'cameras', 'connections', 'directory', 'caches'],
+  offers: ['liveView', 'mediaTokens'],
+  build: ({ config, signer, cameras, connections, directory, caches }, app) => {
+    const mediaTokens = new MediaTokens(signer);
+    const streams = new LiveStreams(join(config.dataDir, 'live-hls'), config.ffmpegPath, config.hlsIdleSeconds * 1000, app.log);
+    const liveView = new LiveViewService(config, cameras, connections, directory, mediaTokens, new StreamProbe(config.ffprobePath, caches), streams);
+    return { liveView, mediaTokens };
+  },
+});

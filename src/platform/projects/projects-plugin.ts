@@ -1,0 +1,17 @@
+// Projects: creation and reads; their settings, transfer, deletion and images are in
+// project-settings-plugin.ts.
+import { defineFeature } from '../plugins/feature.js';
+import { ProjectsService } from './projects-service.js';
+
+declare module '../plugins/feature.js' {
+  interface PlatformServices {
+    projects: ProjectsService;
+  }
+}
+
+export const projectsFeature = defineFeature({
+  name: 'projects',
+  needs: ['db', 'caches'],
+  offers: ['projects'],
+  build: ({ db, caches }) => ({ projects: new ProjectsService(db, caches) }),
+});
