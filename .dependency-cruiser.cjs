@@ -27,7 +27,8 @@ module.exports = {
     {
       name: 'tables-are-leaves',
       severity: 'error',
-      comment: "A feature's table declarations import nothing of the platform but other table declarations: every repository imports them through the platform's database type.",
+      comment:
+        "A feature's table declarations import nothing of the platform but other table declarations: every repository imports them through the platform's database type.",
       from: { path: '-tables\\.ts$' },
       to: { path: '^src/platform/', pathNot: ['-tables\\.ts$', '^src/platform/access/'] },
     },
@@ -41,7 +42,7 @@ module.exports = {
     {
       name: 'features-reach-services-by-declaration',
       severity: 'error',
-      comment: 'Only app.ts composes the feature plugins; a feature never imports another feature\'s plugin file.',
+      comment: "Only app.ts composes the feature plugins; a feature never imports another feature's plugin file.",
       from: { path: '^src/platform/', pathNot: '^src/platform/app\\.ts$' },
       to: { path: '-plugin\\.ts$', pathNot: '^src/platform/plugins/' },
     },

@@ -53,7 +53,9 @@ const NO_LOOP = { OVERLOOK_RECORDING_LOOP: '0' };
 /** Config and database of a bench platform: SQLite in the data dir, or that PostgreSQL schema; no recording loop. */
 function benchPlatform(dataDir: string, pgSchema?: string, env: NodeJS.ProcessEnv = {}): { config: ReturnType<typeof platformConfig>; db: PlatformDb } {
   const config = { ...platformConfig({ dataDir }, { ...env, ...NO_LOOP, DATABASE_URL: '' }), databaseUrl: pgSchema ? PG_URL : undefined };
-  const db = pgSchema ? openDb<PlatformDatabase>({ databaseUrl: PG_URL, pgSchema, poolSize: 4 }) : openDb<PlatformDatabase>({ sqliteFile: join(dataDir, 'overlook.sqlite') });
+  const db = pgSchema
+    ? openDb<PlatformDatabase>({ databaseUrl: PG_URL, pgSchema, poolSize: 4 })
+    : openDb<PlatformDatabase>({ sqliteFile: join(dataDir, 'overlook.sqlite') });
   return { config, db };
 }
 
@@ -215,7 +217,11 @@ async function benchQueries(dialect: 'sqlite' | 'postgres'): Promise<Record<stri
     process.stderr.write(`[${dialect}] loading ${ROWS.toLocaleString()} rows…\n`);
     const t0 = performance.now();
     // In a child process, so the millions of rows' garbage is not collected during the measurement.
-    const load = spawnSync(process.execPath, ['--import', 'tsx', import.meta.filename, '--load', dialect, dialect === 'postgres' ? schema : join(dataDir, 'overlook.sqlite'), w.cameraId], { stdio: 'inherit' });
+    const load = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', import.meta.filename, '--load', dialect, dialect === 'postgres' ? schema : join(dataDir, 'overlook.sqlite'), w.cameraId],
+      { stdio: 'inherit' },
+    );
     if (load.status !== 0) throw new Error(`loading the rows failed (${load.status})`);
     const loadSeconds = (performance.now() - t0) / 1000;
     process.stderr.write(`[${dialect}] loaded in ${loadSeconds.toFixed(1)} s\n`);
@@ -224,7 +230,9 @@ async function benchQueries(dialect: 'sqlite' | 'postgres'): Promise<Record<stri
     const spanMs = ROWS * 1000;
     const probes = Array.from({ length: SAMPLES }, () => new Date(START_MS - 60_000 + randInt(spanMs + 120_000) + 0.25).toISOString());
     // Store a real JPEG under every frame `nearest` and `latest` will answer with (their keys only).
-    const jpeg = await sharp({ create: { width: 320, height: 180, channels: 3, background: '#446688' } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 320, height: 180, channels: 3, background: '#446688' } })
+      .jpeg()
+      .toBuffer();
     const nearestKeys = new Set<string>();
     const serviceNearest = await timeEach(probes, async (p) => nearestKeys.add((await reader.nearest(w.exid, p)).objectKey));
     nearestKeys.add((await reader.latest(w.exid)).objectKey);
@@ -232,7 +240,8 @@ async function benchQueries(dialect: 'sqlite' | 'postgres'): Promise<Record<stri
 
     const endDate = new Date(START_MS + spanMs);
     const months: [number, number][] = [];
-    for (let d = new Date(START_MS); d <= endDate; d = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1))) months.push([d.getUTCFullYear(), d.getUTCMonth() + 1]);
+    for (let d = new Date(START_MS); d <= endDate; d = new Date(Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)))
+      months.push([d.getUTCFullYear(), d.getUTCMonth() + 1]);
     const monthProbes = Array.from({ length: SAMPLES }, () => months[randInt(months.length)]!);
     const dayProbes = Array.from({ length: SAMPLES }, () => {
       const d = new Date(START_MS + randInt(spanMs));
@@ -259,7 +268,10 @@ async function benchQueries(dialect: 'sqlite' | 'postgres'): Promise<Record<stri
     };
     // The same requests over real HTTP to the platform in a server process of its own (keep-alive, one
     // request at a time): what a client sees, with none of the harness's allocation in the server's heap.
-    const server = await startChild([join(import.meta.dirname, 'cameras.ts'), '--serve', dataDir, dialect === 'postgres' ? schema : ''], /cameras listening on (http:\/\/\S+)/);
+    const server = await startChild(
+      [join(import.meta.dirname, 'cameras.ts'), '--serve', dataDir, dialect === 'postgres' ? schema : ''],
+      /cameras listening on (http:\/\/\S+)/,
+    );
     const client = new UndiciClient(server.url, { pipelining: 1 });
     let real: Record<string, number[]>;
     try {
@@ -291,7 +303,11 @@ async function benchQueries(dialect: 'sqlite' | 'postgres'): Promise<Record<stri
         out[`${layer}_${name}_p99_quietest_round_ms`] = s.p99Quietest;
       }
     }
-    const worst = Math.max(...Object.entries(out).filter(([k]) => k.endsWith('_p99_ms') && !k.includes('quietest')).map(([, v]) => Number(v)));
+    const worst = Math.max(
+      ...Object.entries(out)
+        .filter(([k]) => k.endsWith('_p99_ms') && !k.includes('quietest'))
+        .map(([, v]) => Number(v)),
+    );
     out.worst_p99_ms = worst;
     out.target_met = worst < 5 ? 'yes' : 'no';
     // Other processes on the machine (its load) show in the tail: recorded so the numbers can be read.
@@ -444,7 +460,9 @@ async function main(): Promise<void> {
     }
     const rows = [];
     for (const d of dbs) rows.push(await benchQueries(d));
-    console.log('\n(a) recordings queries, latency in ms (service = SnapshotReader; inject = whole HTTP stack in-process, API key; http = real HTTP to a server process)');
+    console.log(
+      '\n(a) recordings queries, latency in ms (service = SnapshotReader; inject = whole HTTP stack in-process, API key; http = real HTTP to a server process)',
+    );
     // One row per measure, one column per database.
     const table: Record<string, Record<string, number | string>> = {};
     for (const r of rows)
@@ -481,9 +499,15 @@ async function serveChild(): Promise<void> {
   const app = await buildPlatformApp({ config, db, logger: false });
   const url = await app.listen({ host: '127.0.0.1', port: 0 });
   process.stdout.write(`cameras listening on ${url}\n`);
-  process.on('SIGTERM', () => void app.close().then(() => db.close()).then(() => process.exit(0)));
+  process.on(
+    'SIGTERM',
+    () =>
+      void app
+        .close()
+        .then(() => db.close())
+        .then(() => process.exit(0)),
+  );
 }
-
 
 if (process.argv[2] === '--serve') await serveChild();
 else if (process.argv[2] === '--load') await loadChild();

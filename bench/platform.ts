@@ -23,7 +23,10 @@ function run(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
 
 function startServer(env: NodeJS.ProcessEnv, port: number): Promise<{ proc: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [CLI, 'serve', '--port', String(port)], { env: { ...env, OVERLOOK_LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = spawn(process.execPath, [CLI, 'serve', '--port', String(port)], {
+      env: { ...env, OVERLOOK_LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     proc.stdout!.on('data', (d: Buffer) => {
       const m = /listening on (http:\/\/\S+)/.exec(d.toString());
       if (m) resolve({ proc, url: m[1]! });
@@ -57,7 +60,11 @@ export async function benchPlatform(): Promise<Record<string, number | string>> 
     const { token } = await json(`${url}/v2/auth/login`, { method: 'POST', body: JSON.stringify({ username: email, password }) });
     const auth = { authorization: `Bearer ${token}` };
     const project = await json(`${url}/v2/projects`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Bench site' }) });
-    const camera = await json(`${url}/v2/cameras`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Bench cam', project_exid: project.exid, simulated: true }) });
+    const camera = await json(`${url}/v2/cameras`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ name: 'Bench cam', project_exid: project.exid, simulated: true }),
+    });
     const key = await json(`${url}/v2/api-keys`, {
       method: 'POST',
       headers: auth,
@@ -66,7 +73,12 @@ export async function benchPlatform(): Promise<Record<string, number | string>> 
     const cameraUrl = `${url}/v2/cameras/${camera.exid}`;
     // Warm every path up first (JIT, caches), then measure each twice in alternating order.
     const keyHeaders = { 'x-access-key': key.key };
-    for (const [u, h] of [[`${url}/health`, {}], [cameraUrl, keyHeaders], [cameraUrl, auth]] as const) await measure(u, h, 3);
+    for (const [u, h] of [
+      [`${url}/health`, {}],
+      [cameraUrl, keyHeaders],
+      [cameraUrl, auth],
+    ] as const)
+      await measure(u, h, 3);
     const rounds: { health: number; key: number; jwt: number }[] = [];
     for (let i = 0; i < 2; i++) {
       const health = await measure(`${url}/health`, {});

@@ -54,14 +54,26 @@ const stop = (p: ChildProcess) =>
 
 async function recorder(dataDir: string, env: Record<string, string> = {}) {
   const full = { ...process.env, OVERLOOK_LOG_LEVEL: 'warn', ...env };
-  const made = spawnSync(process.execPath, [CLI, 'recorder', 'users', 'create', '--email', 'bench@site.example', '--password', 'bench-password-1', '--role', 'admin', '--data-dir', dataDir], { env: full, encoding: 'utf8' });
+  const made = spawnSync(
+    process.execPath,
+    [CLI, 'recorder', 'users', 'create', '--email', 'bench@site.example', '--password', 'bench-password-1', '--role', 'admin', '--data-dir', dataDir],
+    { env: full, encoding: 'utf8' },
+  );
   if (made.status !== 0) throw new Error(made.stderr);
   const { proc, url } = await startLine([CLI, 'recorder', 'serve', '--data-dir', dataDir, '--port', '0'], full, /recorder listening on (http:\/\/\S+)/);
-  const login = await fetch(`${url}/api/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'bench@site.example', password: 'bench-password-1' }) });
+  const login = await fetch(`${url}/api/users/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username: 'bench@site.example', password: 'bench-password-1' }),
+  });
   const { access_token: token } = (await login.json()) as { access_token: string };
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   const addDevice = async (name: string, path: string, mode: 'always' | 'never') => {
-    const res = await fetch(`${url}/api/devices`, { method: 'POST', headers, body: JSON.stringify({ name, type: 'file', stream_config: { path }, storage_config: { recording_mode: mode } }) });
+    const res = await fetch(`${url}/api/devices`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name, type: 'file', stream_config: { path }, storage_config: { recording_mode: mode } }),
+    });
     if (res.status !== 201) throw new Error(`create device: ${res.status} ${await res.text()}`);
     return ((await res.json()) as { id: string }).id;
   };
@@ -82,18 +94,56 @@ function wrkRps(url: string, seconds = SECONDS): number {
 }
 const progress = (what: string) => process.stderr.write(`[bench/recorder] ${new Date().toISOString().slice(11, 19)} ${what}\n`);
 
-const probeDuration = async (file: string) => Number((await exec('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file])).stdout.trim());
+const probeDuration = async (file: string) =>
+  Number((await exec('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file])).stdout.trim());
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** One hour of 640×360, 15 fps H.264, cut by ffmpeg into 60 s MPEG-TS segments as the recorder cuts them. */
 async function makeHour(dir: string): Promise<string[]> {
   // BENCH_RECORDER_HOUR reuses a folder of segments made by an earlier run (encoding takes a minute).
   const given = process.env.BENCH_RECORDER_HOUR;
-  if (given) return readdirSync(given).filter((f) => f.endsWith('.ts')).sort().map((f) => join(given, f));
+  if (given)
+    return readdirSync(given)
+      .filter((f) => f.endsWith('.ts'))
+      .sort()
+      .map((f) => join(given, f));
   mkdirSync(dir, { recursive: true });
-  await exec('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=15', '-t', '3600', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '30', '-pix_fmt', 'yuv420p',
-    '-f', 'segment', '-segment_time', '60', '-segment_format', 'mpegts', '-reset_timestamps', '1', join(dir, 'seg%03d.ts')], { maxBuffer: 1 << 24 });
-  return readdirSync(dir).filter((f) => f.endsWith('.ts')).sort().map((f) => join(dir, f));
+  await exec(
+    'ffmpeg',
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=640x360:rate=15',
+      '-t',
+      '3600',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-g',
+      '30',
+      '-pix_fmt',
+      'yuv420p',
+      '-f',
+      'segment',
+      '-segment_time',
+      '60',
+      '-segment_format',
+      'mpegts',
+      '-reset_timestamps',
+      '1',
+      join(dir, 'seg%03d.ts'),
+    ],
+    { maxBuffer: 1 << 24 },
+  );
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .sort()
+    .map((f) => join(dir, f));
 }
 
 async function servingAndExport(work: string) {
@@ -116,7 +166,16 @@ async function servingAndExport(work: string) {
       const path = segmentRelPath(deviceId, 'main', new Date(at));
       mkdirSync(dirname(join(storage, path)), { recursive: true });
       copyFileSync(file, join(storage, path));
-      const seg = await index.add({ device_id: deviceId, stream: 'main', run_id: runId, start_date: new Date(at).toISOString(), end_date: new Date(at + ms).toISOString(), duration_ms: ms, path, size: statSync(file).size });
+      const seg = await index.add({
+        device_id: deviceId,
+        stream: 'main',
+        run_id: runId,
+        start_date: new Date(at).toISOString(),
+        end_date: new Date(at + ms).toISOString(),
+        duration_ms: ms,
+        path,
+        size: statSync(file).size,
+      });
       ids.push({ id: seg.id, path });
       at += ms;
     }
@@ -129,7 +188,11 @@ async function servingAndExport(work: string) {
     let oursRps = NaN;
     let theirsRps = NaN;
     if (PARTS.includes('serving')) {
-      const stat = await startLine(['--import', 'tsx', join(import.meta.dirname, 'static-server.ts'), storage], process.env, /static listening on (http:\/\/\S+)/);
+      const stat = await startLine(
+        ['--import', 'tsx', join(import.meta.dirname, 'static-server.ts'), storage],
+        process.env,
+        /static listening on (http:\/\/\S+)/,
+      );
       const ours = `${rec.url}/api/devices/${deviceId}/hls/segments/${seg.id}.ts?token=${encodeURIComponent(rec.token)}`;
       const theirs = `${stat.url}/${seg.path}`;
       const check = await fetch(ours);
@@ -237,7 +300,27 @@ function usage(root: number): { ticks: number; rssKb: number; processes: number 
 async function recordingLoad(work: string) {
   const segmentSeconds = 2;
   const source = join(work, 'source.mp4');
-  await exec('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=15', '-t', '20', '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '15', '-pix_fmt', 'yuv420p', source]);
+  await exec('ffmpeg', [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-y',
+    '-f',
+    'lavfi',
+    '-i',
+    'testsrc2=size=640x360:rate=15',
+    '-t',
+    '20',
+    '-c:v',
+    'libx264',
+    '-preset',
+    'ultrafast',
+    '-g',
+    '15',
+    '-pix_fmt',
+    'yuv420p',
+    source,
+  ]);
   const dataDir = join(work, 'load');
   const rec = await recorder(dataDir, { OVERLOOK_RECORDER_SEGMENT_SECONDS: String(segmentSeconds) });
   const results: Record<string, number | string>[] = [];
@@ -257,7 +340,9 @@ async function recordingLoad(work: string) {
       let dropped = 0;
       let gaps = 0;
       for (const id of devices) {
-        const segs = db.prepare('select start_date, end_date from segments where device_id = ? and start_date >= ? and end_date <= ? order by start_date').all(id, new Date(t0).toISOString(), new Date(t1).toISOString()) as { start_date: string; end_date: string }[];
+        const segs = db
+          .prepare('select start_date, end_date from segments where device_id = ? and start_date >= ? and end_date <= ? order by start_date')
+          .all(id, new Date(t0).toISOString(), new Date(t1).toISOString()) as { start_date: string; end_date: string }[];
         let covered = 0;
         for (let i = 0; i < segs.length; i++) {
           covered += Date.parse(segs[i]!.end_date) - Date.parse(segs[i]!.start_date);
@@ -293,7 +378,12 @@ export async function benchRecorder() {
   try {
     const serving = PARTS.includes('serving') || PARTS.includes('export') ? await servingAndExport(work) : {};
     const load = PARTS.includes('load') ? await recordingLoad(work) : { segment_seconds: 0, window_s: 0, max_devices_without_drops: 0, levels: [] };
-    return { machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`, ffmpeg: ffmpegVersion(), ...serving, load };
+    return {
+      machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`,
+      ffmpeg: ffmpegVersion(),
+      ...serving,
+      load,
+    };
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -306,7 +396,9 @@ if (process.argv[1] && import.meta.url === `file://${process.argv[1]}`) {
   const { load, ...rest } = r;
   console.table(rest);
   console.table(load.levels);
-  console.log(`recording load: ${load.max_devices_without_drops} file devices recorded without a dropped segment (${load.segment_seconds} s segments, ${load.window_s} s window)`);
+  console.log(
+    `recording load: ${load.max_devices_without_drops} file devices recorded without a dropped segment (${load.segment_seconds} s segments, ${load.window_s} s window)`,
+  );
   console.log(JSON.stringify({ bench: 'recorder', ...r }));
   process.exit(0);
 }

@@ -70,14 +70,39 @@ async function main() {
   try {
     const user = await createUser(db, { email: 'bench@example.com', password: 'bench-password-1', firstname: 'Bench', lastname: 'Mark' });
     const projectId = newId();
-    await insertProject(db, { id: projectId, exid: 'bench-site', name: 'Bench site', status: 'In Progress', timezone: 'UTC', ownerId: user.id, now: new Date().toISOString() });
+    await insertProject(db, {
+      id: projectId,
+      exid: 'bench-site',
+      name: 'Bench site',
+      status: 'In Progress',
+      timezone: 'UTC',
+      ownerId: user.id,
+      now: new Date().toISOString(),
+    });
 
     const ensureCameras = async (n: number) => {
       const now = new Date().toISOString();
       while (cameraIds.length < n) {
         const batch = Array.from({ length: Math.min(500, n - cameraIds.length) }, (_, i) => {
           const k = cameraIds.length + i;
-          return { id: newId(), exid: `bench-${String(k).padStart(5, '0')}`, project_id: projectId, name: `Bench camera ${k}`, kind: 'simulated' as const, status: 'online' as const, timezone: 'UTC', lat: null, lng: null, is_public: 0, connection: '{}', sim_state: '{}', last_online_at: null, last_checked_at: null, created_at: now, updated_at: now };
+          return {
+            id: newId(),
+            exid: `bench-${String(k).padStart(5, '0')}`,
+            project_id: projectId,
+            name: `Bench camera ${k}`,
+            kind: 'simulated' as const,
+            status: 'online' as const,
+            timezone: 'UTC',
+            lat: null,
+            lng: null,
+            is_public: 0,
+            connection: '{}',
+            sim_state: '{}',
+            last_online_at: null,
+            last_checked_at: null,
+            created_at: now,
+            updated_at: now,
+          };
         });
         await db.kysely.insertInto('cameras').values(batch).execute();
         cameraIds.push(...batch.map((b) => b.id));
@@ -95,7 +120,11 @@ async function main() {
       for (let i = 0; i < n; i += 500) {
         await db.kysely
           .insertInto('camera_recording_settings')
-          .values(cameraIds.slice(i, Math.min(n, i + 500)).map((id) => ({ camera_id: id, status: 'on', frequency: perMinute, storage_duration: -1, schedule: null, updated_by: null, updated_at: now })))
+          .values(
+            cameraIds
+              .slice(i, Math.min(n, i + 500))
+              .map((id) => ({ camera_id: id, status: 'on', frequency: perMinute, storage_duration: -1, schedule: null, updated_by: null, updated_at: now })),
+          )
           .execute();
       }
       const events: CaptureEvent[] = [];
@@ -129,7 +158,10 @@ async function main() {
         pending,
         failures: inWindow.length - ok.length,
         captures_per_s: Number((ok.length / windowS).toFixed(1)),
-        start_lateness_p95_ms: pct(inWindow.map((e) => e.startedAt - e.dueAt), 95),
+        start_lateness_p95_ms: pct(
+          inWindow.map((e) => e.startedAt - e.dueAt),
+          95,
+        ),
         stored_p50_ms: pct(stored, 50),
         stored_p99_ms: pct(stored, 99),
         stored_max_ms: pct(stored, 100),
@@ -138,7 +170,22 @@ async function main() {
       };
       r.keeps_up = r.missed === 0 && r.pending === 0 && r.failures === 0 && r.captures > 0 && r.stored_p99_ms < intervalMs;
       console.log(
-        [r.per_minute === 60 ? '1/s' : `${r.per_minute}/min`, r.cameras, r.window_s, r.captures, r.captures_per_s, r.missed, r.pending, r.failures, r.start_lateness_p95_ms, r.stored_p50_ms, r.stored_p99_ms, r.stored_max_ms, r.event_loop_p99_ms, r.keeps_up ? 'yes' : 'NO']
+        [
+          r.per_minute === 60 ? '1/s' : `${r.per_minute}/min`,
+          r.cameras,
+          r.window_s,
+          r.captures,
+          r.captures_per_s,
+          r.missed,
+          r.pending,
+          r.failures,
+          r.start_lateness_p95_ms,
+          r.stored_p50_ms,
+          r.stored_p99_ms,
+          r.stored_max_ms,
+          r.event_loop_p99_ms,
+          r.keeps_up ? 'yes' : 'NO',
+        ]
           .map(String)
           .map((s, i) => (i === 0 ? s.padEnd(8) : s.padStart(i === 13 ? 9 : 8)))
           .join(' '),
@@ -146,9 +193,15 @@ async function main() {
       return r;
     };
 
-    console.log(`Cloud recorder: simulated cameras (640×360 JPEG rendered per capture), ${databaseUrl ? 'PostgreSQL' : 'SQLite'}, filesystem store, concurrency ${config.recordingConcurrency}`);
+    console.log(
+      `Cloud recorder: simulated cameras (640×360 JPEG rendered per capture), ${databaseUrl ? 'PostgreSQL' : 'SQLite'}, filesystem store, concurrency ${config.recordingConcurrency}`,
+    );
     console.log(`${cpus().length} CPUs (${cpus()[0]?.model ?? '?'}), ${Math.round(totalmem() / 2 ** 30)} GB, Node ${process.version}`);
-    console.log(['rate', 'cameras', 'window', 'stored', 'per s', 'missed', 'pending', 'failed', 'late p95', 'store p50', 'p99', 'max', 'loop p99', 'keeps up'].map((s, i) => (i === 0 ? s.padEnd(8) : s.padStart(i === 13 ? 9 : 8))).join(' '));
+    console.log(
+      ['rate', 'cameras', 'window', 'stored', 'per s', 'missed', 'pending', 'failed', 'late p95', 'store p50', 'p99', 'max', 'loop p99', 'keeps up']
+        .map((s, i) => (i === 0 ? s.padEnd(8) : s.padStart(i === 13 ? 9 : 8)))
+        .join(' '),
+    );
 
     const results: StepResult[] = [];
     let perSecond = 0;
@@ -168,11 +221,25 @@ async function main() {
       perMinute = n;
       if (n >= MAX_CAMERAS) break;
     }
-    console.log(`\nKeeps up with: ${perSecond} cameras at 1 snapshot a second; ${perMinute}${perMinute >= MAX_CAMERAS ? '+' : ''} cameras at 1 a minute (largest step that kept up).`);
-    console.log(JSON.stringify({ bench: 'recording-loop', cpus: cpus().length, cpu: cpus()[0]?.model, database: databaseUrl ? 'postgres' : 'sqlite', concurrency: config.recordingConcurrency, cameras_at_1_per_second: perSecond, cameras_at_1_per_minute: perMinute, steps: results }));
+    console.log(
+      `\nKeeps up with: ${perSecond} cameras at 1 snapshot a second; ${perMinute}${perMinute >= MAX_CAMERAS ? '+' : ''} cameras at 1 a minute (largest step that kept up).`,
+    );
+    console.log(
+      JSON.stringify({
+        bench: 'recording-loop',
+        cpus: cpus().length,
+        cpu: cpus()[0]?.model,
+        database: databaseUrl ? 'postgres' : 'sqlite',
+        concurrency: config.recordingConcurrency,
+        cameras_at_1_per_second: perSecond,
+        cameras_at_1_per_minute: perMinute,
+        steps: results,
+      }),
+    );
   } finally {
     await app.close();
-    if (databaseUrl && db.pgSchema) await import('kysely').then(({ sql }) => sql`DROP SCHEMA IF EXISTS ${sql.id(db.pgSchema!)} CASCADE`.execute(db.kysely)).catch(() => {});
+    if (databaseUrl && db.pgSchema)
+      await import('kysely').then(({ sql }) => sql`DROP SCHEMA IF EXISTS ${sql.id(db.pgSchema!)} CASCADE`.execute(db.kysely)).catch(() => {});
     await db.close();
     rmSync(dataDir, { recursive: true, force: true });
   }

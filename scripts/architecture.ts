@@ -43,11 +43,15 @@ export function pluginTables(): string {
 }
 
 function mermaid(args: string[]): string {
-  const out = execFileSync(process.execPath, [`${ROOT}node_modules/dependency-cruiser/bin/dependency-cruise.mjs`, 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'mermaid', ...args], {
-    cwd: ROOT,
-    encoding: 'utf8',
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  const out = execFileSync(
+    process.execPath,
+    [`${ROOT}node_modules/dependency-cruiser/bin/dependency-cruise.mjs`, 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'mermaid', ...args],
+    {
+      cwd: ROOT,
+      encoding: 'utf8',
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
   return ['```mermaid', out.trim(), '```'].join('\n');
 }
 

@@ -20,7 +20,7 @@ mkdirSync(out, { recursive: true });
 const dataDir = mkdtempSync(join(tmpdir(), 'overlook-openapi-'));
 try {
   const env = { OVERLOOK_RECORDING_LOOP: '0', OVERLOOK_MEDIA_JOBS: '0' };
-  const db = openDb<PlatformDatabase>({ sqliteFile: join(dataDir, "overlook.sqlite") });
+  const db = openDb<PlatformDatabase>({ sqliteFile: join(dataDir, 'overlook.sqlite') });
   await migrateToLatest(db, PLATFORM_MIGRATIONS);
   const platform = await buildPlatformApp({ config: platformConfig({ dataDir }, env), db, logger: false });
   await platform.ready();

@@ -116,7 +116,10 @@ async function refresh() {
       why.textContent = `This key is ${key.status}: it cannot be edited or regenerated. Create a new key instead.`;
       actions.append(why);
     }
-    actions.append(button('Test', () => openTest(key), { action: 'test' }), button('Delete', () => remove(key), { action: 'delete' }));
+    actions.append(
+      button('Test', () => openTest(key), { action: 'test' }),
+      button('Delete', () => remove(key), { action: 'delete' }),
+    );
     for (const b of actions.querySelectorAll('button')) b.setAttribute('aria-label', `${b.textContent} ${key.name}`);
   }
 }
@@ -151,7 +154,13 @@ async function copyValue() {
 }
 
 async function regenerate(key) {
-  if (!(await confirmAction(`Regenerate “${key.name}”?`, 'A new value replaces the current one, which stops working at once. Programs using it will get 401 until you give them the new value.'))) return;
+  if (
+    !(await confirmAction(
+      `Regenerate “${key.name}”?`,
+      'A new value replaces the current one, which stops working at once. Programs using it will get 401 until you give them the new value.',
+    ))
+  )
+    return;
   try {
     const fresh = await api('POST', `/v2/api-keys/${key.id}/regenerate`);
     reveal(fresh);
@@ -216,7 +225,10 @@ function openKeyDialog(key = null) {
 
   const projectBox = $('#key-projects');
   projectBox.replaceChildren(projectBox.querySelector('legend'));
-  if (projects.length === 0) projectBox.append(Object.assign(document.createElement('p'), { textContent: 'You are a member of no project yet: a key without projects reaches nothing.' }));
+  if (projects.length === 0)
+    projectBox.append(
+      Object.assign(document.createElement('p'), { textContent: 'You are a member of no project yet: a key without projects reaches nothing.' }),
+    );
   for (const p of projects) projectBox.append(checkbox('projects', p.exid, p.name, key?.projects.includes(p.exid) ?? false));
 
   const scopeBox = $('#key-scopes');

@@ -39,7 +39,9 @@ export function registerPlatformCommands(program: Command): void {
     } else {
       process.stdout.write('overlook: demo data already present (created on first start)\n');
     }
-    process.stdout.write(`overlook: main API  ${running.url}  (API reference ${running.url}/docs, OAuth ${running.url}/.well-known/oauth-authorization-server)\n`);
+    process.stdout.write(
+      `overlook: main API  ${running.url}  (API reference ${running.url}/docs, OAuth ${running.url}/.well-known/oauth-authorization-server)\n`,
+    );
     process.stdout.write(`overlook: MCP       ${others.mcp.resourceUrl}\n`);
     process.stdout.write(`overlook: AI API    ${others.ai}\n`);
     process.stdout.write(`overlook: Labs API  ${others.labs}\n`);
@@ -79,7 +81,13 @@ export function registerPlatformCommands(program: Command): void {
       const db = openDb<PlatformDatabase>(platformDbOptions(config));
       try {
         await migrateToLatest(db, PLATFORM_MIGRATIONS);
-        const user = await createUser(db, { email: opts.email, password: opts.password, firstname: opts.firstName, lastname: opts.lastName, isAdmin: opts.admin });
+        const user = await createUser(db, {
+          email: opts.email,
+          password: opts.password,
+          firstname: opts.firstName,
+          lastname: opts.lastName,
+          isAdmin: opts.admin,
+        });
         process.stdout.write(`${JSON.stringify(user)}\n`);
       } catch (err) {
         if (err instanceof ApiError) {

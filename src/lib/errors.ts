@@ -72,5 +72,4 @@ export class ApiError extends Error {
 }
 
 export const notFound = (what = 'Resource') => new ApiError('NOT_FOUND', `${what} not found`);
-export const validation = (field: string, message: string) =>
-  new ApiError('VALIDATION_ERROR', `${field}: ${message}`, { details: [{ field, message }] });
+export const validation = (field: string, message: string) => new ApiError('VALIDATION_ERROR', `${field}: ${message}`, { details: [{ field, message }] });

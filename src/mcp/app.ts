@@ -52,14 +52,24 @@ export async function buildMcpApp(opts: McpAppOptions): Promise<FastifyInstance>
   const metadataPath = new URL(protectedResourceMetadataUrl(opts.resourceUrl ?? 'http://localhost/mcp')).pathname;
   for (const url of new Set([metadataPath, '/.well-known/oauth-protected-resource'])) {
     app.get(url, async (_req, reply) =>
-      reply
-        .header('access-control-allow-origin', '*')
-        .send({ resource: resource(), authorization_servers: [apiUrl], scopes_supported: MCP_SCOPES, bearer_methods_supported: ['header'], resource_name: 'Overlook MCP server' }),
+      reply.header('access-control-allow-origin', '*').send({
+        resource: resource(),
+        authorization_servers: [apiUrl],
+        scopes_supported: MCP_SCOPES,
+        bearer_methods_supported: ['header'],
+        resource_name: 'Overlook MCP server',
+      }),
     );
   }
 
   const challenge = (error?: string, description?: string) =>
-    [`Bearer resource_metadata="${metadataUrl()}"`, error ? `error="${error}"` : null, description ? `error_description="${description.replace(/["\\]/g, '')}"` : null].filter(Boolean).join(', ');
+    [
+      `Bearer resource_metadata="${metadataUrl()}"`,
+      error ? `error="${error}"` : null,
+      description ? `error_description="${description.replace(/["\\]/g, '')}"` : null,
+    ]
+      .filter(Boolean)
+      .join(', ');
 
   const authenticate = async (req: FastifyRequest, reply: FastifyReply): Promise<Caller | null> => {
     const r = await credentials.resolve(req.headers);
@@ -82,7 +92,10 @@ export async function buildMcpApp(opts: McpAppOptions): Promise<FastifyInstance>
 
   const handle = async (req: FastifyRequest, reply: FastifyReply) => {
     const caller = callers.get(req)!;
-    const server = new McpServer({ name: 'overlook', version: VERSION }, { instructions: 'Tools over the Overlook construction-camera platform, acting as the signed-in person.' });
+    const server = new McpServer(
+      { name: 'overlook', version: VERSION },
+      { instructions: 'Tools over the Overlook construction-camera platform, acting as the signed-in person.' },
+    );
     registerTools(server, new MainApi(apiUrl, caller.token));
     // Stateless: no session ids; JSON answers rather than SSE streams (every tool answers at once).
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -93,7 +106,14 @@ export async function buildMcpApp(opts: McpAppOptions): Promise<FastifyInstance>
     });
     await server.connect(transport);
     const raw = req.raw as typeof req.raw & { auth?: AuthInfo };
-    raw.auth = { token: caller.token, clientId: caller.clientId ?? 'platform-jwt', scopes: caller.scopes, expiresAt: caller.expiresAt, resource: new URL(resource()), extra: { user: caller.user } };
+    raw.auth = {
+      token: caller.token,
+      clientId: caller.clientId ?? 'platform-jwt',
+      scopes: caller.scopes,
+      expiresAt: caller.expiresAt,
+      resource: new URL(resource()),
+      extra: { user: caller.user },
+    };
     await transport.handleRequest(raw, reply.raw, req.body);
   };
 

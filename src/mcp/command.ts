@@ -11,7 +11,10 @@ import { buildMcpApp } from './app.js';
 const hostForUrl = (host: string) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
 
 /** Starts the MCP server; its resource URL is OVERLOOK_MCP_URL, or where it really listens plus /mcp. */
-export async function startMcp(flags: ServeFlags & { apiUrl: string }, env: Env = processEnv()): Promise<{ app: FastifyInstance; url: string; resourceUrl: string }> {
+export async function startMcp(
+  flags: ServeFlags & { apiUrl: string },
+  env: Env = processEnv(),
+): Promise<{ app: FastifyInstance; url: string; resourceUrl: string }> {
   const { address, logLevel, resourceUrl } = mcpConfig(flags, env);
   const apiUrl = new URL(flags.apiUrl).toString().replace(/\/+$/, '');
   const app = await buildMcpApp({ apiUrl, resourceUrl, logger: loggerOptions(logLevel) });
@@ -26,11 +29,10 @@ export function registerMcpCommand(program: Command): void {
     'port to listen on (default 3100, or OVERLOOK_MCP_PORT)',
     'this service keeps nothing in it',
     'the main API: its authorization server, JWKS and sessions',
-  )
-    .action(async (opts) => {
-      resolveDataDir(opts);
-      const running = await startMcp(opts);
-      process.stdout.write(`overlook: MCP server listening on ${running.url} (resource ${running.resourceUrl}, main API ${opts.apiUrl})\n`);
-      closeOnSignals(() => running.app.close());
-    });
+  ).action(async (opts) => {
+    resolveDataDir(opts);
+    const running = await startMcp(opts);
+    process.stdout.write(`overlook: MCP server listening on ${running.url} (resource ${running.resourceUrl}, main API ${opts.apiUrl})\n`);
+    closeOnSignals(() => running.app.close());
+  });
 }

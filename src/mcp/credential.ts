@@ -79,11 +79,21 @@ export class CredentialResolver {
     }
     let payload: Record<string, unknown>;
     try {
-      ({ payload } = await jwtVerify(token, server.jwks, { issuer: server.meta.issuer, audience: this.resource(), typ: 'at+jwt', requiredClaims: ['sub', 'exp'] }));
+      ({ payload } = await jwtVerify(token, server.jwks, {
+        issuer: server.meta.issuer,
+        audience: this.resource(),
+        typ: 'at+jwt',
+        requiredClaims: ['sub', 'exp'],
+      }));
     } catch (err) {
       const code = (err as { code?: string }).code ?? '';
       if (code === 'ERR_JWKS_TIMEOUT') return { ok: false, status: 503, message: 'The authorization server could not be reached; try again' };
-      return { ok: false, status: 401, message: 'The access token is not valid for this server (signature, issuer, audience or expiry)', error: 'invalid_token' };
+      return {
+        ok: false,
+        status: 401,
+        message: 'The access token is not valid for this server (signature, issuer, audience or expiry)',
+        error: 'invalid_token',
+      };
     }
     // The person and the grant, live: a revoked grant or a deleted app is refused from the next request on.
     let res: Response;
@@ -103,6 +113,11 @@ export class CredentialResolver {
     const r = await this.sessions.check(token);
     if (r.ok) return { ok: true, caller: { user: r.user, token, kind: 'jwt', scopes: [] } };
     if (r.reason === 'unreachable') return { ok: false, status: 503, message: 'The main API could not confirm the session; try again' };
-    return { ok: false, status: 401, message: r.reason === 'ended' ? 'The token belongs to a session that has ended' : 'The bearer token is not valid', error: 'invalid_token' };
+    return {
+      ok: false,
+      status: 401,
+      message: r.reason === 'ended' ? 'The token belongs to a session that has ended' : 'The bearer token is not valid',
+      error: 'invalid_token',
+    };
   }
 }

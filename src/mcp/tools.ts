@@ -51,13 +51,23 @@ export function registerTools(server: McpServer, api: MainApi): void {
 
   server.registerTool(
     'camera_health',
-    { title: 'Camera health', description: 'Whether a camera is online and recording, and when it was last seen.', inputSchema: { camera_exid: cameraExid }, annotations: readOnly },
+    {
+      title: 'Camera health',
+      description: 'Whether a camera is online and recording, and when it was last seen.',
+      inputSchema: { camera_exid: cameraExid },
+      annotations: readOnly,
+    },
     ({ camera_exid }) => run(async () => json(await api.call('GET', `/v2/cameras/${seg(camera_exid)}/health`))),
   );
 
   server.registerTool(
     'latest_snapshot',
-    { title: 'Latest recorded snapshot', description: 'The most recent recorded picture of a camera, as an image.', inputSchema: { camera_exid: cameraExid }, annotations: readOnly },
+    {
+      title: 'Latest recorded snapshot',
+      description: 'The most recent recorded picture of a camera, as an image.',
+      inputSchema: { camera_exid: cameraExid },
+      annotations: readOnly,
+    },
     ({ camera_exid }) => run(async () => frame(await api.call('GET', `/v2/cameras/${seg(camera_exid)}/recordings/snapshots/latest`))),
   );
 
@@ -69,7 +79,8 @@ export function registerTools(server: McpServer, api: MainApi): void {
       inputSchema: { camera_exid: cameraExid, timestamp: z.string().min(1).max(64).describe('ISO 8601 time, e.g. 2026-11-20T09:30:00Z') },
       annotations: readOnly,
     },
-    ({ camera_exid, timestamp }) => run(async () => frame(await api.call('GET', `/v2/cameras/${seg(camera_exid)}/recordings/snapshots/${seg(timestamp)}/nearest`))),
+    ({ camera_exid, timestamp }) =>
+      run(async () => frame(await api.call('GET', `/v2/cameras/${seg(camera_exid)}/recordings/snapshots/${seg(timestamp)}/nearest`))),
   );
 
   server.registerTool(
@@ -80,7 +91,8 @@ export function registerTools(server: McpServer, api: MainApi): void {
       inputSchema: { camera_exid: cameraExid, year: z.number().int().min(1970).max(9999), month: z.number().int().min(1).max(12) },
       annotations: readOnly,
     },
-    ({ camera_exid, year, month }) => run(async () => json(await api.call('GET', `/v2/cameras/${seg(camera_exid)}/recordings/snapshots/${year}/${String(month).padStart(2, '0')}/days`))),
+    ({ camera_exid, year, month }) =>
+      run(async () => json(await api.call('GET', `/v2/cameras/${seg(camera_exid)}/recordings/snapshots/${year}/${String(month).padStart(2, '0')}/days`))),
   );
 
   server.registerTool(
@@ -88,16 +100,33 @@ export function registerTools(server: McpServer, api: MainApi): void {
     {
       title: 'Hours with recordings',
       description: 'The hours (0–23) of a day in which a camera recorded pictures (in the camera’s time zone).',
-      inputSchema: { camera_exid: cameraExid, year: z.number().int().min(1970).max(9999), month: z.number().int().min(1).max(12), day: z.number().int().min(1).max(31) },
+      inputSchema: {
+        camera_exid: cameraExid,
+        year: z.number().int().min(1970).max(9999),
+        month: z.number().int().min(1).max(12),
+        day: z.number().int().min(1).max(31),
+      },
       annotations: readOnly,
     },
     ({ camera_exid, year, month, day }) =>
-      run(async () => json(await api.call('GET', `/v2/cameras/${seg(camera_exid)}/recordings/snapshots/${year}/${String(month).padStart(2, '0')}/${String(day).padStart(2, '0')}/hours`))),
+      run(async () =>
+        json(
+          await api.call(
+            'GET',
+            `/v2/cameras/${seg(camera_exid)}/recordings/snapshots/${year}/${String(month).padStart(2, '0')}/${String(day).padStart(2, '0')}/hours`,
+          ),
+        ),
+      ),
   );
 
   server.registerTool(
     'ptz_presets',
-    { title: 'PTZ presets', description: 'The saved pan/tilt/zoom positions of a PTZ camera.', inputSchema: { camera_exid: cameraExid }, annotations: readOnly },
+    {
+      title: 'PTZ presets',
+      description: 'The saved pan/tilt/zoom positions of a PTZ camera.',
+      inputSchema: { camera_exid: cameraExid },
+      annotations: readOnly,
+    },
     ({ camera_exid }) => run(async () => json(await api.call('GET', `/v2/cameras/${seg(camera_exid)}/ptz/presets`))),
   );
 
@@ -113,7 +142,10 @@ export function registerTools(server: McpServer, api: MainApi): void {
   );
 
   const projectExid = z.string().min(1).max(64).describe('The project’s exid, as list_projects shows it');
-  const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/).describe('A local date, YYYY-MM-DD');
+  const isoDate = z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .describe('A local date, YYYY-MM-DD');
 
   server.registerTool(
     'weather',
@@ -124,7 +156,9 @@ export function registerTools(server: McpServer, api: MainApi): void {
       annotations: readOnly,
     },
     ({ project_exid, date }) =>
-      run(async () => json(await api.call('GET', date ? `/v2/projects/${seg(project_exid)}/weather?date=${date}` : `/v2/projects/${seg(project_exid)}/weather/current`))),
+      run(async () =>
+        json(await api.call('GET', date ? `/v2/projects/${seg(project_exid)}/weather?date=${date}` : `/v2/projects/${seg(project_exid)}/weather/current`)),
+      ),
   );
 
   server.registerTool(

@@ -24,7 +24,13 @@ export async function startRecorder(flags: ServeFlags, env: Env = processEnv()):
   const db = await openRecorderDb(config.dataDir);
   const app = await buildRecorderApp({ config, db, logger: loggerOptions(config.logLevel) });
   const { devices, index, manager } = app.recorder;
-  const recovery = await recoverStorage({ storageRoot: config.storageRoot, index, ffprobe: config.ffprobePath, deviceIds: (await devices.list()).map((d) => d.id), streams: STREAMS });
+  const recovery = await recoverStorage({
+    storageRoot: config.storageRoot,
+    index,
+    ffprobe: config.ffprobePath,
+    deviceIds: (await devices.list()).map((d) => d.id),
+    streams: STREAMS,
+  });
   if (recovery.indexed || recovery.removed || recovery.orphansStopped) app.log.warn(recovery, 'recovered storage after an unclean stop');
   await app.listen({ host: address.host, port: address.port });
   await manager.startAll();

@@ -50,7 +50,14 @@ export function createRecorderServices(config: RecorderConfig, db: RecorderDb, l
     return { device: await devices.get(id), source: await devices.source(id) };
   };
   const manager = new RecordingManager(
-    { index, storageRoot: config.storageRoot, ffmpeg: config.ffmpegPath, segmentSeconds: config.segmentSeconds, setState: (id, s, r) => devices.setState(id, s, r), log },
+    {
+      index,
+      storageRoot: config.storageRoot,
+      ffmpeg: config.ffmpegPath,
+      segmentSeconds: config.segmentSeconds,
+      setState: (id, s, r) => devices.setState(id, s, r),
+      log,
+    },
     async () => Promise.all((await devices.list()).map(async (device) => ({ device, source: await devices.source(device.id) }))),
     loadOne,
   );

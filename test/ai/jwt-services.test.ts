@@ -40,7 +40,16 @@ describe('AI API', () => {
   });
 
   it('refuses API keys in any header, garbage and a missing credential with 401 and a challenge', async () => {
-    for (const headers of <Record<string, string>[]>[{}, { authorization: `Bearer ${key}` }, { 'x-api-key': key }, { 'x-access-key': key }, { authorization: 'Bearer not.a.jwt' }, { authorization: 'Basic abc' }, { 'x-api-key': ada.token + 'x' }, { authorization: `Bearer ${ada.token}`, 'x-api-key': ada.token }]) {
+    for (const headers of <Record<string, string>[]>[
+      {},
+      { authorization: `Bearer ${key}` },
+      { 'x-api-key': key },
+      { 'x-access-key': key },
+      { authorization: 'Bearer not.a.jwt' },
+      { authorization: 'Basic abc' },
+      { 'x-api-key': ada.token + 'x' },
+      { authorization: `Bearer ${ada.token}`, 'x-api-key': ada.token },
+    ]) {
       const res = await me(ai, headers);
       expect(res.statusCode, JSON.stringify(headers).slice(0, 40)).toBe(401);
       expect(res.json().code).toBe('UNAUTHORIZED');
@@ -56,7 +65,12 @@ describe('AI API', () => {
 describe('Labs API', () => {
   it('answers /me for Authorization: Bearer <JWT> only', async () => {
     expect((await me(labs, { authorization: `Bearer ${ada.token}` })).json()).toMatchObject({ id: ada.id });
-    for (const headers of <Record<string, string>[]>[{ 'x-api-key': ada.token }, { 'x-api-key': key }, { 'x-access-key': key }, { authorization: `Bearer ${key}` }]) {
+    for (const headers of <Record<string, string>[]>[
+      { 'x-api-key': ada.token },
+      { 'x-api-key': key },
+      { 'x-access-key': key },
+      { authorization: `Bearer ${key}` },
+    ]) {
       const res = await me(labs, headers);
       expect(res.statusCode, Object.keys(headers)[0]).toBe(401);
       expect(res.headers['www-authenticate']).toContain('Bearer realm="overlook-labs"');

@@ -20,7 +20,10 @@ afterAll(() => {
 const overlook = (args: string[], env: Record<string, string> = {}) =>
   spawnSync(process.execPath, [...CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, DATABASE_URL: '', ...env }, timeout: 60_000 });
 
-function serve(args: string[], ready = /main API (?:listening on |\s+)(http:\/\/\S+)/): Promise<{ url: string; stop: () => Promise<number | null>; output: () => string }> {
+function serve(
+  args: string[],
+  ready = /main API (?:listening on |\s+)(http:\/\/\S+)/,
+): Promise<{ url: string; stop: () => Promise<number | null>; output: () => string }> {
   const proc = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: '', OVERLOOK_LOG_LEVEL: 'info' } });
   let out = '';
   proc.stdout.on('data', (d) => (out += d));
@@ -107,7 +110,11 @@ describe('overlook ai and overlook labs', () => {
     const ai = await serve(['ai', '--port', '0', '--api-url', api.url], /ai API listening on (http:\/\/\S+)/);
     const labs = await serve(['labs', '--port', '0', '--api-url', api.url], /labs API listening on (http:\/\/\S+)/);
     try {
-      const login = await fetch(`${api.url}/v2/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'lab@example.com', password: 'labs-password-1' }) });
+      const login = await fetch(`${api.url}/v2/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'lab@example.com', password: 'labs-password-1' }),
+      });
       const { token } = (await login.json()) as { token: string };
       for (const s of [ai, labs]) {
         expect(await (await fetch(`${s.url}/health`)).json()).toEqual({ status: 'ok' });

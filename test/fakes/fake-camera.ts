@@ -69,7 +69,9 @@ type Xml = Record<string, unknown>;
 
 export async function startFakeCamera(opts: FakeCameraOptions): Promise<FakeCamera> {
   const withPtz = opts.ptz !== false;
-  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#4a7a3a' } }).jpeg().toBuffer();
+  const jpeg = await sharp({ create: { width: 64, height: 48, channels: 3, background: '#4a7a3a' } })
+    .jpeg()
+    .toBuffer();
   const state: FakeCameraState = {
     position: { x: 0, y: 0, zoom: 0 },
     velocity: null,
@@ -108,7 +110,11 @@ export async function startFakeCamera(opts: FakeCameraOptions): Promise<FakeCame
     }
     const nonce = randomBytes(16).toString('hex');
     nonces.add(nonce);
-    res.writeHead(401, { 'www-authenticate': `Digest realm="${realm}", qop="auth", nonce="${nonce}", opaque="${randomBytes(8).toString('hex')}", algorithm=MD5` }).end();
+    res
+      .writeHead(401, {
+        'www-authenticate': `Digest realm="${realm}", qop="auth", nonce="${nonce}", opaque="${randomBytes(8).toString('hex')}", algorithm=MD5`,
+      })
+      .end();
   }
 
   // --- ONVIF -----------------------------------------------------------------------------------------
@@ -132,8 +138,11 @@ export async function startFakeCamera(opts: FakeCameraOptions): Promise<FakeCame
   }
 
   const fault = (code: string, reason: string) =>
-    envelope(`<env:Fault><env:Code><env:Value>env:Sender</env:Value><env:Subcode><env:Value>${code}</env:Value></env:Subcode></env:Code><env:Reason><env:Text xml:lang="en">${esc(reason)}</env:Text></env:Reason></env:Fault>`);
-  const vector = (v: FakeVector) => `<tt:PanTilt x="${v.x}" y="${v.y}" space="http://www.onvif.org/ver10/tptz/PanTiltSpaces/PositionGenericSpace"/><tt:Zoom x="${v.zoom}" space="http://www.onvif.org/ver10/tptz/ZoomSpaces/PositionGenericSpace"/>`;
+    envelope(
+      `<env:Fault><env:Code><env:Value>env:Sender</env:Value><env:Subcode><env:Value>${code}</env:Value></env:Subcode></env:Code><env:Reason><env:Text xml:lang="en">${esc(reason)}</env:Text></env:Reason></env:Fault>`,
+    );
+  const vector = (v: FakeVector) =>
+    `<tt:PanTilt x="${v.x}" y="${v.y}" space="http://www.onvif.org/ver10/tptz/PanTiltSpaces/PositionGenericSpace"/><tt:Zoom x="${v.zoom}" space="http://www.onvif.org/ver10/tptz/ZoomSpaces/PositionGenericSpace"/>`;
   const readVector = (v: unknown, into: Partial<FakeVector> = {}): Partial<FakeVector> => {
     const pt = (v as Xml | undefined)?.PanTilt as Xml | undefined;
     const z = (v as Xml | undefined)?.Zoom as Xml | undefined;
@@ -146,11 +155,17 @@ export async function startFakeCamera(opts: FakeCameraOptions): Promise<FakeCame
   const settle = () => {
     if (!state.velocity) return;
     const s = (Date.now() - movingSince) / 1000;
-    state.position = clampVector({ x: state.position.x + state.velocity.x * s, y: state.position.y + state.velocity.y * s, zoom: state.position.zoom + state.velocity.zoom * s });
+    state.position = clampVector({
+      x: state.position.x + state.velocity.x * s,
+      y: state.position.y + state.velocity.y * s,
+      zoom: state.position.zoom + state.velocity.zoom * s,
+    });
     movingSince = Date.now();
   };
   const profile = `<trt:Profiles token="profile_1" fixed="true"><tt:Name>Main</tt:Name><tt:VideoSourceConfiguration token="vsc_1"><tt:Name>VSC</tt:Name><tt:UseCount>1</tt:UseCount><tt:SourceToken>video_1</tt:SourceToken><tt:Bounds x="0" y="0" width="64" height="48"/></tt:VideoSourceConfiguration><tt:VideoEncoderConfiguration token="vec_1"><tt:Name>H264</tt:Name><tt:UseCount>1</tt:UseCount><tt:Encoding>H264</tt:Encoding><tt:Resolution><tt:Width>64</tt:Width><tt:Height>48</tt:Height></tt:Resolution></tt:VideoEncoderConfiguration>${
-    withPtz ? '<tt:PTZConfiguration token="ptz_config_1"><tt:Name>PTZ</tt:Name><tt:UseCount>1</tt:UseCount><tt:NodeToken>ptz_node_1</tt:NodeToken><tt:DefaultPTZTimeout>PT5S</tt:DefaultPTZTimeout></tt:PTZConfiguration>' : ''
+    withPtz
+      ? '<tt:PTZConfiguration token="ptz_config_1"><tt:Name>PTZ</tt:Name><tt:UseCount>1</tt:UseCount><tt:NodeToken>ptz_node_1</tt:NodeToken><tt:DefaultPTZTimeout>PT5S</tt:DefaultPTZTimeout></tt:PTZConfiguration>'
+      : ''
   }</trt:Profiles>`;
   const preset = (token: string) => state.presets.find((p) => p.token === token);
 
@@ -160,16 +175,31 @@ export async function startFakeCamera(opts: FakeCameraOptions): Promise<FakeCame
       `<tds:Service><tds:Namespace>${ns}</tds:Namespace><tds:XAddr>${base}${path}</tds:XAddr><tds:Version><tt:Major>2</tt:Major><tt:Minor>${name === 'device' ? 60 : 40}</tt:Minor></tds:Version></tds:Service>`;
     const ok = (body: string): [number, string] => [200, envelope(body)];
     const noToken = (): [number, string] => [400, fault('ter:InvalidArgVal', 'No such preset token')];
-    if (op === 'GetProfiles' || op === 'GetSnapshotUri' || op === 'GetStreamUri' || op === 'GetStatus' || op === 'GetPresets' || op.includes('Preset') || op.includes('Move') || op.includes('Home') || op === 'Stop') {
+    if (
+      op === 'GetProfiles' ||
+      op === 'GetSnapshotUri' ||
+      op === 'GetStreamUri' ||
+      op === 'GetStatus' ||
+      op === 'GetPresets' ||
+      op.includes('Preset') ||
+      op.includes('Move') ||
+      op.includes('Home') ||
+      op === 'Stop'
+    ) {
       const token = (req.ProfileToken as string | undefined) ?? 'profile_1';
       if (op !== 'GetProfiles' && token !== 'profile_1') return [400, fault('ter:NoProfile', 'No such profile')];
     }
-    if (!withPtz && (['GetNodes', 'GetConfigurations', 'GetStatus', 'GetPresets', 'Stop'].includes(op) || op.includes('Preset') || op.includes('Move') || op.includes('Home'))) {
+    if (
+      !withPtz &&
+      (['GetNodes', 'GetConfigurations', 'GetStatus', 'GetPresets', 'Stop'].includes(op) || op.includes('Preset') || op.includes('Move') || op.includes('Home'))
+    ) {
       return [400, fault('ter:ActionNotSupported', 'This camera has no PTZ')];
     }
     switch (op) {
       case 'GetDeviceInformation':
-        return ok('<tds:GetDeviceInformationResponse><tds:Manufacturer>FakeCam</tds:Manufacturer><tds:Model>PTZ-1</tds:Model><tds:FirmwareVersion>1.2.3</tds:FirmwareVersion><tds:SerialNumber>FC-0001</tds:SerialNumber><tds:HardwareId>fake</tds:HardwareId></tds:GetDeviceInformationResponse>');
+        return ok(
+          '<tds:GetDeviceInformationResponse><tds:Manufacturer>FakeCam</tds:Manufacturer><tds:Model>PTZ-1</tds:Model><tds:FirmwareVersion>1.2.3</tds:FirmwareVersion><tds:SerialNumber>FC-0001</tds:SerialNumber><tds:HardwareId>fake</tds:HardwareId></tds:GetDeviceInformationResponse>',
+        );
       case 'GetServices':
         return ok(
           `<tds:GetServicesResponse>${service('device', 'http://www.onvif.org/ver10/device/wsdl', '/onvif/device_service')}${service('media', 'http://www.onvif.org/ver10/media/wsdl', '/onvif/media_service')}${
@@ -186,16 +216,24 @@ export async function startFakeCamera(opts: FakeCameraOptions): Promise<FakeCame
         state.reboots++;
         return ok('<tds:SystemRebootResponse><tds:Message>Rebooting in 30 seconds</tds:Message></tds:SystemRebootResponse>');
       case 'GetUsers':
-        return ok(`<tds:GetUsersResponse><tds:User><tt:Username>${esc(opts.username)}</tt:Username><tt:UserLevel>Administrator</tt:UserLevel></tds:User></tds:GetUsersResponse>`);
+        return ok(
+          `<tds:GetUsersResponse><tds:User><tt:Username>${esc(opts.username)}</tt:Username><tt:UserLevel>Administrator</tt:UserLevel></tds:User></tds:GetUsersResponse>`,
+        );
       case 'GetProfiles':
         return ok(`<trt:GetProfilesResponse>${profile}</trt:GetProfilesResponse>`);
       case 'GetVideoSources':
-        return ok('<trt:GetVideoSourcesResponse><trt:VideoSources token="video_1"><tt:Framerate>25</tt:Framerate><tt:Resolution><tt:Width>64</tt:Width><tt:Height>48</tt:Height></tt:Resolution></trt:VideoSources></trt:GetVideoSourcesResponse>');
+        return ok(
+          '<trt:GetVideoSourcesResponse><trt:VideoSources token="video_1"><tt:Framerate>25</tt:Framerate><tt:Resolution><tt:Width>64</tt:Width><tt:Height>48</tt:Height></tt:Resolution></trt:VideoSources></trt:GetVideoSourcesResponse>',
+        );
       case 'GetSnapshotUri':
-        return ok(`<trt:GetSnapshotUriResponse><trt:MediaUri><tt:Uri>${base}/snapshot.jpg</tt:Uri><tt:InvalidAfterConnect>false</tt:InvalidAfterConnect><tt:InvalidAfterReboot>false</tt:InvalidAfterReboot><tt:Timeout>PT0S</tt:Timeout></trt:MediaUri></trt:GetSnapshotUriResponse>`);
+        return ok(
+          `<trt:GetSnapshotUriResponse><trt:MediaUri><tt:Uri>${base}/snapshot.jpg</tt:Uri><tt:InvalidAfterConnect>false</tt:InvalidAfterConnect><tt:InvalidAfterReboot>false</tt:InvalidAfterReboot><tt:Timeout>PT0S</tt:Timeout></trt:MediaUri></trt:GetSnapshotUriResponse>`,
+        );
       case 'GetStreamUri':
         // Like some cameras, the stream URI carries the credentials.
-        return ok(`<trt:GetStreamUriResponse><trt:MediaUri><tt:Uri>rtsp://${esc(opts.username)}:${esc(opts.password)}@127.0.0.1:8554/stream1</tt:Uri><tt:Timeout>PT0S</tt:Timeout></trt:MediaUri></trt:GetStreamUriResponse>`);
+        return ok(
+          `<trt:GetStreamUriResponse><trt:MediaUri><tt:Uri>rtsp://${esc(opts.username)}:${esc(opts.password)}@127.0.0.1:8554/stream1</tt:Uri><tt:Timeout>PT0S</tt:Timeout></trt:MediaUri></trt:GetStreamUriResponse>`,
+        );
       case 'GetNodes':
         return ok(
           '<tptz:GetNodesResponse><tptz:PTZNode token="ptz_node_1" FixedHomePosition="false"><tt:Name>Head</tt:Name><tt:SupportedPTZSpaces></tt:SupportedPTZSpaces><tt:MaximumNumberOfPresets>32</tt:MaximumNumberOfPresets><tt:HomeSupported>true</tt:HomeSupported></tptz:PTZNode></tptz:GetNodesResponse>',
@@ -207,10 +245,14 @@ export async function startFakeCamera(opts: FakeCameraOptions): Promise<FakeCame
       case 'GetStatus': {
         settle();
         const moving = state.velocity ? 'MOVING' : 'IDLE';
-        return ok(`<tptz:GetStatusResponse><tptz:PTZStatus><tt:Position>${vector(state.position)}</tt:Position><tt:MoveStatus><tt:PanTilt>${moving}</tt:PanTilt><tt:Zoom>${moving}</tt:Zoom></tt:MoveStatus><tt:UtcTime>${new Date().toISOString()}</tt:UtcTime></tptz:PTZStatus></tptz:GetStatusResponse>`);
+        return ok(
+          `<tptz:GetStatusResponse><tptz:PTZStatus><tt:Position>${vector(state.position)}</tt:Position><tt:MoveStatus><tt:PanTilt>${moving}</tt:PanTilt><tt:Zoom>${moving}</tt:Zoom></tt:MoveStatus><tt:UtcTime>${new Date().toISOString()}</tt:UtcTime></tptz:PTZStatus></tptz:GetStatusResponse>`,
+        );
       }
       case 'GetPresets':
-        return ok(`<tptz:GetPresetsResponse>${state.presets.map((p) => `<tptz:Preset token="${p.token}"><tt:Name>${esc(p.name)}</tt:Name><tt:PTZPosition>${vector(p.position)}</tt:PTZPosition></tptz:Preset>`).join('')}</tptz:GetPresetsResponse>`);
+        return ok(
+          `<tptz:GetPresetsResponse>${state.presets.map((p) => `<tptz:Preset token="${p.token}"><tt:Name>${esc(p.name)}</tt:Name><tt:PTZPosition>${vector(p.position)}</tt:PTZPosition></tptz:Preset>`).join('')}</tptz:GetPresetsResponse>`,
+        );
       case 'SetPreset': {
         settle();
         const name = String(req.PresetName ?? '');

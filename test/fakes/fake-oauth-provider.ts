@@ -104,7 +104,10 @@ export class FakeOAuthProvider {
         this.handle(req, Buffer.concat(chunks))
           .then((r) => {
             const body = r.json !== undefined ? JSON.stringify(r.json) : (r.text ?? '');
-            res.writeHead(r.status ?? 200, { 'content-type': r.contentType ?? (r.json !== undefined ? 'application/json' : 'text/plain'), ...(r.headers ?? {}) });
+            res.writeHead(r.status ?? 200, {
+              'content-type': r.contentType ?? (r.json !== undefined ? 'application/json' : 'text/plain'),
+              ...(r.headers ?? {}),
+            });
             res.end(body);
           })
           .catch((err: Error) => {
@@ -149,7 +152,13 @@ export class FakeOAuthProvider {
     const refresh = `rt_${randomBytes(12).toString('hex')}`;
     this.accessTokens.set(access, { refresh, expiresAt: Date.now() + this.opts.accessTtlSeconds * 1000 });
     this.refreshTokens.add(refresh);
-    return { access_token: access, refresh_token: refresh, token_type: 'Bearer', expires_in: this.opts.accessTtlSeconds, ...(this.opts.scope ? { scope: this.opts.scope } : {}) };
+    return {
+      access_token: access,
+      refresh_token: refresh,
+      token_type: 'Bearer',
+      expires_in: this.opts.accessTtlSeconds,
+      ...(this.opts.scope ? { scope: this.opts.scope } : {}),
+    };
   }
 
   private clientOk(req: IncomingMessage, form: URLSearchParams): boolean {
@@ -180,7 +189,8 @@ export class FakeOAuthProvider {
         return { status: 302, headers: { location: back.href } };
       }
       const challenge = q.get('code_challenge');
-      if (this.opts.requirePkce && (!challenge || q.get('code_challenge_method') !== 'S256')) return { status: 400, json: { error: 'invalid_request', error_description: 'PKCE required' } };
+      if (this.opts.requirePkce && (!challenge || q.get('code_challenge_method') !== 'S256'))
+        return { status: 400, json: { error: 'invalid_request', error_description: 'PKCE required' } };
       const code = `code_${randomBytes(8).toString('hex')}`;
       this.codes.set(code, { redirectUri, challenge });
       back.searchParams.set('code', code);
@@ -196,7 +206,8 @@ export class FakeOAuthProvider {
         if (!code || code.redirectUri !== form.get('redirect_uri')) return { status: 400, json: { error: 'invalid_grant' } };
         if (code.challenge) {
           const verifier = form.get('code_verifier') ?? '';
-          if (createHash('sha256').update(verifier).digest('base64url') !== code.challenge) return { status: 400, json: { error: 'invalid_grant', error_description: 'PKCE verification failed' } };
+          if (createHash('sha256').update(verifier).digest('base64url') !== code.challenge)
+            return { status: 400, json: { error: 'invalid_grant', error_description: 'PKCE verification failed' } };
         }
         this.grants.authorization_code++;
         return { json: this.issue() };

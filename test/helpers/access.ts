@@ -55,7 +55,9 @@ const call = (tp: TestPlatform, spec: EndpointSpec, w: AccessWorld, headers: Rec
     method: spec.method,
     url: other ? spec.otherUrl!(w) : spec.url(w),
     headers,
-    ...((other ? spec.otherPayload ?? spec.payload : spec.payload) ? { payload: (other ? spec.otherPayload ?? spec.payload : spec.payload)!(w) as object } : {}),
+    ...((other ? (spec.otherPayload ?? spec.payload) : spec.payload)
+      ? { payload: (other ? (spec.otherPayload ?? spec.payload) : spec.payload)!(w) as object }
+      : {}),
   });
 
 /** Runs every access rule of docs/access-model.md against one endpoint. */

@@ -18,7 +18,14 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
     return REDIRECT;
   }
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Site Assistant (MCP test)', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', scope: 'mcp' };
+    return {
+      client_name: 'Site Assistant (MCP test)',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      scope: 'mcp',
+    };
   }
   clientInformation() {
     return this.client;
@@ -44,7 +51,10 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
 }
 
 /** Connects with OAuth: the first attempt is refused (401), the person signs in and consents, the client finishes. */
-export async function connectWithOAuth(mcpUrl: string, person: { email: string; password: string }): Promise<{ client: Client; provider: MemoryOAuthProvider; consentPage: string; close(): Promise<void> }> {
+export async function connectWithOAuth(
+  mcpUrl: string,
+  person: { email: string; password: string },
+): Promise<{ client: Client; provider: MemoryOAuthProvider; consentPage: string; close(): Promise<void> }> {
   const provider = new MemoryOAuthProvider();
   const first = new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider });
   const c1 = new Client({ name: 'test-assistant', version: '1.0.0' });

@@ -33,7 +33,11 @@ export interface BrowserStep {
 }
 
 /** One browser request: follows nothing, keeps cookies. */
-export async function browse(jar: CookieJar, url: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<BrowserStep> {
+export async function browse(
+  jar: CookieJar,
+  url: string,
+  init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+): Promise<BrowserStep> {
   const res = await fetch(url, {
     method: init.method ?? (init.form ? 'POST' : 'GET'),
     redirect: 'manual',
@@ -67,13 +71,15 @@ export async function signInAndConsent(authorizationUrl: string, person: { email
   const jar = new CookieJar();
   const origin = new URL(authorizationUrl).origin;
   let step = await follow(jar, await browse(jar, authorizationUrl), origin);
-  if (step.status !== 200 || !/\/interaction\//.test(step.url)) throw new Error(`expected the sign-in page, got ${step.status} at ${step.url}: ${step.body.slice(0, 300)}`);
+  if (step.status !== 200 || !/\/interaction\//.test(step.url))
+    throw new Error(`expected the sign-in page, got ${step.status} at ${step.url}: ${step.body.slice(0, 300)}`);
   const loginPage = step.body;
   const uid = new URL(step.url).pathname.split('/').pop()!;
   step = await browse(jar, `${origin}/oauth/interaction/${uid}/login`, { form: { email: person.email, password: person.password } });
   if (step.status !== 303) throw new Error(`sign-in failed: ${step.status} ${step.body.slice(0, 300)}`);
   step = await follow(jar, step, origin);
-  if (step.status !== 200 || !/\/interaction\//.test(step.url)) throw new Error(`expected the consent page, got ${step.status} at ${step.url}: ${step.body.slice(0, 300)}`);
+  if (step.status !== 200 || !/\/interaction\//.test(step.url))
+    throw new Error(`expected the consent page, got ${step.status} at ${step.url}: ${step.body.slice(0, 300)}`);
   const consentPage = step.body;
   const uid2 = new URL(step.url).pathname.split('/').pop()!;
   step = await browse(jar, `${origin}/oauth/interaction/${uid2}/confirm`, { form: { decision: 'allow' } });

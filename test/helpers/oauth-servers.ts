@@ -62,7 +62,14 @@ export async function registerClient(apiUrl: string, body: Record<string, unknow
   const res = await fetch(`${apiUrl}/oauth/reg`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ client_name: 'Test assistant', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', ...body }),
+    body: JSON.stringify({
+      client_name: 'Test assistant',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      ...body,
+    }),
   });
   if (res.status !== 201) throw new Error(`registration: ${res.status} ${await res.text()}`);
   return res.json();
@@ -75,16 +82,34 @@ export function authorizationUrl(apiUrl: string, params: Record<string, string>)
 }
 
 export const tokenRequest = (apiUrl: string, form: Record<string, string>, headers: Record<string, string> = {}) =>
-  fetch(`${apiUrl}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(form).toString() });
+  fetch(`${apiUrl}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(form).toString(),
+  });
 
 /** Registration, authorize with PKCE S256, sign-in, consent, code exchange: the tokens a client ends with. */
-export async function obtainTokens(s: Pick<OauthServers, 'apiUrl' | 'mcpUrl'>, person: Person, clientId?: string): Promise<{ access_token: string; refresh_token: string; client_id: string; consentPage: string }> {
+export async function obtainTokens(
+  s: Pick<OauthServers, 'apiUrl' | 'mcpUrl'>,
+  person: Person,
+  clientId?: string,
+): Promise<{ access_token: string; refresh_token: string; client_id: string; consentPage: string }> {
   const client_id = clientId ?? (await registerClient(s.apiUrl)).client_id;
   const { verifier, challenge } = pkcePair();
-  const flow = await signInAndConsent(authorizationUrl(s.apiUrl, { client_id, code_challenge: challenge, code_challenge_method: 'S256', resource: s.mcpUrl }), person);
+  const flow = await signInAndConsent(
+    authorizationUrl(s.apiUrl, { client_id, code_challenge: challenge, code_challenge_method: 'S256', resource: s.mcpUrl }),
+    person,
+  );
   const code = flow.redirect.searchParams.get('code');
   if (!code) throw new Error(`no code: ${flow.redirect}`);
-  const res = await tokenRequest(s.apiUrl, { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id, code_verifier: verifier, resource: s.mcpUrl });
+  const res = await tokenRequest(s.apiUrl, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT,
+    client_id,
+    code_verifier: verifier,
+    resource: s.mcpUrl,
+  });
   const body = await res.json();
   if (res.status !== 200) throw new Error(`token: ${res.status} ${JSON.stringify(body)}`);
   return { ...body, client_id, consentPage: flow.consentPage };

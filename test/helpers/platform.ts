@@ -22,7 +22,10 @@ export interface TestPlatform {
   project(owner: Person, name?: string): Promise<{ exid: string; id: string; name: string }>;
   camera(owner: Person, projectExid: string, name?: string): Promise<{ exid: string; name: string; project_exid: string }>;
   addMember(owner: Person, projectExid: string, member: Person, role: string): Promise<void>;
-  key(owner: Person, body: { projects: string[]; scopes: string[]; name?: string; expires_at?: string }): Promise<{ id: string; key: string; headers: { 'x-access-key': string } }>;
+  key(
+    owner: Person,
+    body: { projects: string[]; scopes: string[]; name?: string; expires_at?: string },
+  ): Promise<{ id: string; key: string; headers: { 'x-access-key': string } }>;
 }
 
 let counter = 0;
@@ -67,7 +70,12 @@ export async function buildTestPlatform(env: Record<string, string> = {}): Promi
       must(res, 201, 'add member');
     },
     async key(owner, body) {
-      const payload = { name: body.name ?? 'test key', expires_at: body.expires_at ?? new Date(Date.now() + 86_400_000).toISOString(), projects: body.projects, scopes: body.scopes };
+      const payload = {
+        name: body.name ?? 'test key',
+        expires_at: body.expires_at ?? new Date(Date.now() + 86_400_000).toISOString(),
+        projects: body.projects,
+        scopes: body.scopes,
+      };
       const res = await app.inject({ method: 'POST', url: '/v2/api-keys', headers: owner.auth, payload });
       const k = must(res, 201, 'create key');
       return { id: k.id, key: k.key, headers: { 'x-access-key': k.key } };

@@ -20,7 +20,11 @@ const tempDir = () => {
 };
 
 /** Starts `overlook …` and waits until its output matches `ready`. */
-function start(args: string[], env: Record<string, string>, ready: RegExp): Promise<{ output: () => string; match: RegExpExecArray; stop: () => Promise<number | null> }> {
+function start(
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<{ output: () => string; match: RegExpExecArray; stop: () => Promise<number | null> }> {
   const proc = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: '', OVERLOOK_RECORDING_LOOP: '0', ...env } });
   let out = '';
   const stop = () =>
@@ -59,7 +63,11 @@ describe('overlook mcp', () => {
     const apiPort = await freePort();
     await tp.app.listen({ host: '127.0.0.1', port: apiPort });
     const person = await tp.person('cli');
-    const mcp = await start(['mcp', '--port', '0', '--data-dir', tempDir(), '--api-url', `http://127.0.0.1:${apiPort}`], {}, /MCP server listening on (http:\/\/\S+) \(resource (\S+),/);
+    const mcp = await start(
+      ['mcp', '--port', '0', '--data-dir', tempDir(), '--api-url', `http://127.0.0.1:${apiPort}`],
+      {},
+      /MCP server listening on (http:\/\/\S+) \(resource (\S+),/,
+    );
     try {
       const [, url, resource] = mcp.match;
       expect(resource).toBe(`${url}/mcp`);
@@ -98,7 +106,11 @@ describe('overlook up', () => {
       const prm = await (await fetch(`http://127.0.0.1:${mcp}/.well-known/oauth-protected-resource/mcp`)).json();
       expect(prm.authorization_servers).toEqual([`http://127.0.0.1:${api}`]);
       const [, email, password] = /sign in as (\S+) \/ (\S+)/.exec(out)!;
-      const login = await fetch(`http://127.0.0.1:${api}/v2/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: email, password }) });
+      const login = await fetch(`http://127.0.0.1:${api}/v2/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: email, password }),
+      });
       const { token } = await login.json();
       const me = await fetch(`http://127.0.0.1:${labs}/me`, { headers: { authorization: `Bearer ${token}` } });
       expect((await me.json()).email).toBe(email);

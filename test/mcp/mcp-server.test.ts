@@ -23,9 +23,18 @@ afterAll(async () => {
   await weather.close();
 });
 
-const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+const INIT = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+};
 const post = (headers: Record<string, string>, body: unknown = INIT, url = s.mcpUrl) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(body),
+  });
 const metadataUrl = () => `${new URL(s.mcpUrl).origin}/.well-known/oauth-protected-resource/mcp`;
 const text = (r: unknown) => ((r as CallToolResult).content.find((c) => c.type === 'text') as { text: string }).text;
 
@@ -60,7 +69,12 @@ describe('credentials', () => {
     const owner = await s.tp.person('keys');
     const p = await s.tp.project(owner, 'Keyed');
     const key = await s.tp.key(owner, { projects: [p.exid], scopes: [...ALL_SCOPES] });
-    for (const headers of <Record<string, string>[]>[{ 'x-access-key': key.key }, { 'x-api-key': key.key }, { authorization: `Bearer ${key.key}` }, { authorization: `Bearer ${owner.token}`, 'x-access-key': key.key }]) {
+    for (const headers of <Record<string, string>[]>[
+      { 'x-access-key': key.key },
+      { 'x-api-key': key.key },
+      { authorization: `Bearer ${key.key}` },
+      { authorization: `Bearer ${owner.token}`, 'x-access-key': key.key },
+    ]) {
       await expect401(await post(headers), Object.keys(headers).join('+'));
     }
   });
@@ -124,8 +138,13 @@ describe('tools over recordings and PTZ', () => {
 
     // Two real frames, stored as the recorder would.
     const { id } = await servicesOf(s.tp.app).cameras.row(cam.exid);
-    for (const [at, colour] of [['2026-11-20T09:00:00.000Z', { r: 200, g: 30, b: 30 }], ['2026-11-20T11:00:00.000Z', { r: 30, g: 30, b: 200 }]] as const) {
-      const jpeg = await sharp({ create: { width: 320, height: 180, channels: 3, background: colour } }).jpeg().toBuffer();
+    for (const [at, colour] of [
+      ['2026-11-20T09:00:00.000Z', { r: 200, g: 30, b: 30 }],
+      ['2026-11-20T11:00:00.000Z', { r: 30, g: 30, b: 200 }],
+    ] as const) {
+      const jpeg = await sharp({ create: { width: 320, height: 180, channels: 3, background: colour } })
+        .jpeg()
+        .toBuffer();
       const key = snapshotKey(id, new Date(at));
       await servicesOf(s.tp.app).storage.put(key, jpeg, 'image/jpeg');
       await servicesOf(s.tp.app).snapshotIndex.add({ cameraId: id, takenAt: new Date(at), objectKey: key, size: jpeg.length, source: 'schedule', note: null });
@@ -143,21 +162,38 @@ describe('tools over recordings and PTZ', () => {
       expect(latest.isError, JSON.stringify(latest)).toBeFalsy();
       const [r1, , b1] = await meanOf(latest);
       expect(b1! - r1!).toBeGreaterThan(100); // blue: the 11:00 frame
-      const nearest = (await client.callTool({ name: 'nearest_snapshot', arguments: { camera_exid: cam.exid, timestamp: '2026-11-20T09:10:00Z' } })) as CallToolResult;
+      const nearest = (await client.callTool({
+        name: 'nearest_snapshot',
+        arguments: { camera_exid: cam.exid, timestamp: '2026-11-20T09:10:00Z' },
+      })) as CallToolResult;
       const [r2, , b2] = await meanOf(nearest);
       expect(r2! - b2!).toBeGreaterThan(100); // red: the 09:00 frame
       expect(text(nearest)).toContain('2026-11-20T09:00:00');
 
-      expect(JSON.parse(text(await client.callTool({ name: 'recording_days', arguments: { camera_exid: cam.exid, year: 2026, month: 11 } })))).toEqual({ days: [20] });
-      expect(JSON.parse(text(await client.callTool({ name: 'recording_hours', arguments: { camera_exid: cam.exid, year: 2026, month: 11, day: 20 } })))).toEqual({ hours: [9, 11] });
+      expect(JSON.parse(text(await client.callTool({ name: 'recording_days', arguments: { camera_exid: cam.exid, year: 2026, month: 11 } })))).toEqual({
+        days: [20],
+      });
+      expect(
+        JSON.parse(text(await client.callTool({ name: 'recording_hours', arguments: { camera_exid: cam.exid, year: 2026, month: 11, day: 20 } }))),
+      ).toEqual({ hours: [9, 11] });
       const bad = (await client.callTool({ name: 'nearest_snapshot', arguments: { camera_exid: cam.exid, timestamp: 'yesterday-ish' } })) as CallToolResult;
       expect(bad.isError).toBe(true);
       expect(text(bad)).toMatch(/^400 /);
 
       // PTZ: the owner turns the camera and saves the position as a preset; the viewer sees it but may not move the camera.
-      const turned = await s.tp.app.inject({ method: 'POST', url: `/v2/cameras/${cam.exid}/ptz/relative`, headers: owner.auth, payload: { pan: 0.25, tilt: -0.1 } });
+      const turned = await s.tp.app.inject({
+        method: 'POST',
+        url: `/v2/cameras/${cam.exid}/ptz/relative`,
+        headers: owner.auth,
+        payload: { pan: 0.25, tilt: -0.1 },
+      });
       expect(turned.statusCode, turned.body).toBe(200);
-      const created = await s.tp.app.inject({ method: 'POST', url: `/v2/cameras/${cam.exid}/ptz/presets/create`, headers: owner.auth, payload: { name: 'Gate' } });
+      const created = await s.tp.app.inject({
+        method: 'POST',
+        url: `/v2/cameras/${cam.exid}/ptz/presets/create`,
+        headers: owner.auth,
+        payload: { name: 'Gate' },
+      });
       expect(created.statusCode, created.body).toBe(201);
       const token = created.json().token as string;
       const presets = JSON.parse(text(await client.callTool({ name: 'ptz_presets', arguments: { camera_exid: cam.exid } })));
@@ -173,7 +209,10 @@ describe('tools over recordings and PTZ', () => {
     try {
       const home = await s.tp.app.inject({ method: 'POST', url: `/v2/cameras/${cam.exid}/ptz/home`, headers: owner.auth });
       expect(home.statusCode, home.body).toBe(200);
-      const moved = (await ownerClient.callTool({ name: 'go_to_ptz_preset', arguments: { camera_exid: cam.exid, preset_token: 'no-such-preset' } })) as CallToolResult;
+      const moved = (await ownerClient.callTool({
+        name: 'go_to_ptz_preset',
+        arguments: { camera_exid: cam.exid, preset_token: 'no-such-preset' },
+      })) as CallToolResult;
       expect(moved.isError).toBe(true);
       expect(text(moved)).toMatch(/^(400|404) /);
       const presets = await s.tp.app.inject({ method: 'GET', url: `/v2/cameras/${cam.exid}/ptz/presets`, headers: owner.auth });
@@ -196,7 +235,12 @@ describe('tools over weather and comments', () => {
   it('reads a site’s weather, lists comments, and adds one as an editor only (a mention notifies the member)', async () => {
     const owner = await s.tp.person('weather-owner');
     const project = await s.tp.project(owner, 'Quay works');
-    const made = await s.tp.app.inject({ method: 'POST', url: '/v2/cameras', headers: owner.auth, payload: { name: 'Quay cam', project_exid: project.exid, simulated: true, location: { lat: 53.35, lng: -6.26 } } });
+    const made = await s.tp.app.inject({
+      method: 'POST',
+      url: '/v2/cameras',
+      headers: owner.auth,
+      payload: { name: 'Quay cam', project_exid: project.exid, simulated: true, location: { lat: 53.35, lng: -6.26 } },
+    });
     const cam = made.json() as { exid: string };
     const viewer = await s.tp.person('weather-viewer');
     await s.tp.addMember(owner, project.exid, viewer, 'viewer');
@@ -210,7 +254,14 @@ describe('tools over weather and comments', () => {
 
       const added = (await client.callTool({
         name: 'add_comment',
-        arguments: { project_exid: project.exid, camera_exid: cam.exid, content: `Crane lift at 10, @${viewer.email} please check`, timestamp: '2026-11-20T10:00:00Z', x: 0.25, y: 0.75 },
+        arguments: {
+          project_exid: project.exid,
+          camera_exid: cam.exid,
+          content: `Crane lift at 10, @${viewer.email} please check`,
+          timestamp: '2026-11-20T10:00:00Z',
+          x: 0.25,
+          y: 0.75,
+        },
       })) as CallToolResult;
       expect(added.isError, text(added)).toBeFalsy();
       const listed = JSON.parse(text(await client.callTool({ name: 'list_comments', arguments: { project_exid: project.exid, camera_exid: cam.exid } })));
@@ -223,7 +274,10 @@ describe('tools over weather and comments', () => {
 
     const viewerClient = await connectWithBearer(s.mcpUrl, viewer.token);
     try {
-      const refused = (await viewerClient.callTool({ name: 'add_comment', arguments: { project_exid: project.exid, camera_exid: cam.exid, content: 'no', timestamp: '2026-11-20T10:00:00Z' } })) as CallToolResult;
+      const refused = (await viewerClient.callTool({
+        name: 'add_comment',
+        arguments: { project_exid: project.exid, camera_exid: cam.exid, content: 'no', timestamp: '2026-11-20T10:00:00Z' },
+      })) as CallToolResult;
       expect(refused.isError).toBe(true);
       expect(text(refused)).toMatch(/^403 PERMISSION_DENIED/);
     } finally {

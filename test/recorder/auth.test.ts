@@ -37,7 +37,13 @@ describe('what is accepted', () => {
   it('no token, a platform JWT, an API key, x-api-key: 401 with a challenge', async () => {
     const jwt = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2ln';
     const key = 'olk_' + 'a'.repeat(49);
-    for (const headers of [{}, { authorization: `Bearer ${jwt}` }, { 'x-access-key': key }, { authorization: `Bearer ${key}` }, { 'x-api-key': r.adminToken }]) {
+    for (const headers of [
+      {},
+      { authorization: `Bearer ${jwt}` },
+      { 'x-access-key': key },
+      { authorization: `Bearer ${key}` },
+      { 'x-api-key': r.adminToken },
+    ]) {
       const res = await r.app.inject({ method: 'GET', url: '/api/devices', headers });
       expect(res.statusCode, JSON.stringify(headers)).toBe(401);
       expect(res.headers['www-authenticate']).toContain('Bearer');
@@ -78,13 +84,23 @@ describe('roles', () => {
   it('role user reads but changes nothing; admins manage users', async () => {
     const user = r.bearer(r.userToken);
     expect((await r.app.inject({ method: 'GET', url: '/api/devices', headers: user })).statusCode).toBe(200);
-    const create = await r.app.inject({ method: 'POST', url: '/api/devices', headers: user, payload: { name: 'x', type: 'file', stream_config: { path: r.video } } });
+    const create = await r.app.inject({
+      method: 'POST',
+      url: '/api/devices',
+      headers: user,
+      payload: { name: 'x', type: 'file', stream_config: { path: r.video } },
+    });
     expect(create.statusCode).toBe(403);
     expect(create.json().code).toBe('PERMISSION_DENIED');
     expect((await r.app.inject({ method: 'GET', url: '/api/users', headers: user })).statusCode).toBe(403);
 
     const admin = r.bearer(r.adminToken);
-    const made = await r.app.inject({ method: 'POST', url: '/api/users', headers: admin, payload: { email: 'ops@example.com', password: 'password-456', role: 'user' } });
+    const made = await r.app.inject({
+      method: 'POST',
+      url: '/api/users',
+      headers: admin,
+      payload: { email: 'ops@example.com', password: 'password-456', role: 'user' },
+    });
     expect(made.statusCode).toBe(201);
     expect(made.body).not.toContain('password');
     const dup = await r.app.inject({ method: 'POST', url: '/api/users', headers: admin, payload: { email: 'OPS@example.com', password: 'password-456' } });

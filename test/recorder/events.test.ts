@@ -13,7 +13,12 @@ let gate: string;
 let yard: string;
 
 const device = async (name: string) => {
-  const res = await r.app.inject({ method: 'POST', url: '/api/devices', headers: admin, payload: { name, type: 'file', stream_config: { path: r.video }, storage_config: { recording_mode: 'never' } } });
+  const res = await r.app.inject({
+    method: 'POST',
+    url: '/api/devices',
+    headers: admin,
+    payload: { name, type: 'file', stream_config: { path: r.video }, storage_config: { recording_mode: 'never' } },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().id as string;
 };
@@ -44,7 +49,8 @@ describe('webhook tokens', () => {
     const stored = await r.db.kysely.selectFrom('webhook_tokens').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
     expect(JSON.stringify(stored)).not.toContain(created.token);
 
-    const post = (token: string, deviceId = gate) => r.app.inject({ method: 'POST', url: `/api/devices/${deviceId}/events?token=${encodeURIComponent(token)}`, payload: { type: 'motion' } });
+    const post = (token: string, deviceId = gate) =>
+      r.app.inject({ method: 'POST', url: `/api/devices/${deviceId}/events?token=${encodeURIComponent(token)}`, payload: { type: 'motion' } });
     expect((await post(created.token)).statusCode).toBe(201);
     // A token belongs to one device only.
     expect((await post(created.token, yard)).statusCode).toBe(401);
@@ -72,7 +78,9 @@ describe('webhook tokens', () => {
     // An admin's own access token may post events (for testing an integration by hand).
     expect((await r.app.inject({ method: 'POST', url: `/api/devices/${gate}/events`, headers: admin, payload: { type: 'manual' } })).statusCode).toBe(201);
     // ... in the header only: `?token=` carries access tokens on media routes alone (docs/recorder.md).
-    expect((await r.app.inject({ method: 'POST', url: `/api/devices/${gate}/events?token=${r.adminToken}`, payload: { type: 'manual' } })).statusCode).toBe(401);
+    expect((await r.app.inject({ method: 'POST', url: `/api/devices/${gate}/events?token=${r.adminToken}`, payload: { type: 'manual' } })).statusCode).toBe(
+      401,
+    );
   });
 });
 
@@ -86,7 +94,9 @@ describe('generic events', () => {
     expect(res.json()).toMatchObject({ device_id: yard, type: 'intrusion', time: '2026-11-20T09:00:00.000Z', metadata: body });
     for (let i = 0; i < 4; i++) {
       const t = `2026-11-21T0${i}:00:00Z`;
-      expect((await r.app.inject({ method: 'POST', url: `/api/devices/${yard}/events?type=door`, headers: hook, payload: { time: t, n: i } })).statusCode).toBe(201);
+      expect((await r.app.inject({ method: 'POST', url: `/api/devices/${yard}/events?type=door`, headers: hook, payload: { time: t, n: i } })).statusCode).toBe(
+        201,
+      );
     }
 
     const list = async (q: string) => {
@@ -105,9 +115,19 @@ describe('generic events', () => {
 
   it('bad input is a 400 that names the problem, and nothing is stored', async () => {
     const { token } = await webhookToken(yard);
-    const before = (await r.db.kysely.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+    const before = (
+      await r.db.kysely
+        .selectFrom('events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
     const post = (url: string, payload: unknown, contentType = 'application/json') =>
-      r.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${token}`, 'content-type': contentType }, payload: typeof payload === 'string' ? payload : JSON.stringify(payload) });
+      r.app.inject({
+        method: 'POST',
+        url,
+        headers: { authorization: `Bearer ${token}`, 'content-type': contentType },
+        payload: typeof payload === 'string' ? payload : JSON.stringify(payload),
+      });
     for (const [url, payload] of [
       [`/api/devices/${yard}/events`, { time: 'soon' }],
       [`/api/devices/${yard}/events`, '[1,2]'],
@@ -121,7 +141,12 @@ describe('generic events', () => {
     expect((await r.app.inject({ method: 'GET', url: '/api/events?start_date=yesterday', headers: viewer })).statusCode).toBe(400);
     expect((await r.app.inject({ method: 'GET', url: '/api/events?page=0', headers: viewer })).statusCode).toBe(400);
     expect((await r.app.inject({ method: 'GET', url: '/api/events?page_size=100000', headers: viewer })).statusCode).toBe(400);
-    const after = (await r.db.kysely.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n;
+    const after = (
+      await r.db.kysely
+        .selectFrom('events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
     expect(Number(after)).toBe(Number(before));
   });
 });
@@ -129,18 +154,41 @@ describe('generic events', () => {
 describe('licence-plate events', () => {
   it('plate, time, direction, list type, confidence, box and a JPEG plate image are kept; listed by plate', async () => {
     const { token } = await webhookToken(gate);
-    const jpeg = await sharp({ create: { width: 120, height: 40, channels: 3, background: '#ffd200' } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 120, height: 40, channels: 3, background: '#ffd200' } })
+      .jpeg()
+      .toBuffer();
     const res = await r.app.inject({
       method: 'POST',
       url: `/api/devices/${gate}/events/lpr?token=${encodeURIComponent(token)}`,
-      payload: { plate_number: ' ab12 cde ', capture_time: '2026-11-21T07:30:00Z', direction: 'in', list_type: 'white', confidence: 0.97, bounding_box: [10, 20, 130, 60], plate_image: jpeg.toString('base64'), lane: 2 },
+      payload: {
+        plate_number: ' ab12 cde ',
+        capture_time: '2026-11-21T07:30:00Z',
+        direction: 'in',
+        list_type: 'white',
+        confidence: 0.97,
+        bounding_box: [10, 20, 130, 60],
+        plate_image: jpeg.toString('base64'),
+        lane: 2,
+      },
     });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ plate_number: 'AB12 CDE', direction: 'in', list_type: 'white', confidence: 0.97, bounding_box: [10, 20, 130, 60], has_plate_image: true, metadata: { lane: 2 } });
+    expect(res.json()).toMatchObject({
+      plate_number: 'AB12 CDE',
+      direction: 'in',
+      list_type: 'white',
+      confidence: 0.97,
+      bounding_box: [10, 20, 130, 60],
+      has_plate_image: true,
+      metadata: { lane: 2 },
+    });
     const dir = join(r.config.storageRoot, gate, 'lpr', '2026-11-21');
     expect(existsSync(dir) && readdirSync(dir)).toEqual([`${res.json().id}.jpg`]);
 
-    await r.app.inject({ method: 'POST', url: `/api/devices/${gate}/events/lpr?token=${encodeURIComponent(token)}`, payload: { plate_number: 'XY99 ZZZ', capture_time: '2026-11-21T08:00:00Z' } });
+    await r.app.inject({
+      method: 'POST',
+      url: `/api/devices/${gate}/events/lpr?token=${encodeURIComponent(token)}`,
+      payload: { plate_number: 'XY99 ZZZ', capture_time: '2026-11-21T08:00:00Z' },
+    });
     const byPlate = await r.app.inject({ method: 'GET', url: '/api/events/lpr?plate_number=ab12%20cde', headers: viewer });
     expect(byPlate.statusCode).toBe(200);
     expect(byPlate.json().meta.total_count).toBe(1);
@@ -162,7 +210,11 @@ describe('licence-plate events', () => {
       { confidence: 1.5 },
       { direction: 'sideways' },
     ]) {
-      const res = await r.app.inject({ method: 'POST', url: `/api/devices/${gate}/events/lpr?token=${encodeURIComponent(token)}`, payload: { ...base, ...extra } });
+      const res = await r.app.inject({
+        method: 'POST',
+        url: `/api/devices/${gate}/events/lpr?token=${encodeURIComponent(token)}`,
+        payload: { ...base, ...extra },
+      });
       expect(res.statusCode, JSON.stringify(extra)).toBe(400);
     }
   });
@@ -174,7 +226,12 @@ describe('remote storages', () => {
       method: 'POST',
       url: '/api/remote_storages',
       headers: admin,
-      payload: { name: 'Site S3', type: 's3', url: 'https://s3.example.com', config: { bucket: 'clips', region: 'eu-west-1', access_key_id: 'AKIA1', secret_access_key: 'very-secret' } },
+      payload: {
+        name: 'Site S3',
+        type: 's3',
+        url: 'https://s3.example.com',
+        config: { bucket: 'clips', region: 'eu-west-1', access_key_id: 'AKIA1', secret_access_key: 'very-secret' },
+      },
     });
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json().id as string;
@@ -186,10 +243,28 @@ describe('remote storages', () => {
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json()).toMatchObject({ name: 'Site bucket', config: { bucket: 'clips', has_secret: true } });
 
-    expect((await r.app.inject({ method: 'POST', url: '/api/remote_storages', headers: admin, payload: { name: 'Site bucket', type: 'http', url: 'https://x.example' } })).statusCode).toBe(409);
-    expect((await r.app.inject({ method: 'POST', url: '/api/remote_storages', headers: admin, payload: { name: 'b', type: 's3', url: 'https://x.example' } })).statusCode).toBe(400);
-    expect((await r.app.inject({ method: 'POST', url: '/api/remote_storages', headers: admin, payload: { name: 'c', type: 'http', url: 'ftp://x.example' } })).statusCode).toBe(400);
-    expect((await r.app.inject({ method: 'POST', url: '/api/remote_storages', headers: admin, payload: { name: 'd', type: 'nfs', url: 'https://x.example' } })).statusCode).toBe(400);
+    expect(
+      (
+        await r.app.inject({
+          method: 'POST',
+          url: '/api/remote_storages',
+          headers: admin,
+          payload: { name: 'Site bucket', type: 'http', url: 'https://x.example' },
+        })
+      ).statusCode,
+    ).toBe(409);
+    expect(
+      (await r.app.inject({ method: 'POST', url: '/api/remote_storages', headers: admin, payload: { name: 'b', type: 's3', url: 'https://x.example' } }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (await r.app.inject({ method: 'POST', url: '/api/remote_storages', headers: admin, payload: { name: 'c', type: 'http', url: 'ftp://x.example' } }))
+        .statusCode,
+    ).toBe(400);
+    expect(
+      (await r.app.inject({ method: 'POST', url: '/api/remote_storages', headers: admin, payload: { name: 'd', type: 'nfs', url: 'https://x.example' } }))
+        .statusCode,
+    ).toBe(400);
     expect((await r.app.inject({ method: 'GET', url: '/api/remote_storages', headers: viewer })).statusCode).toBe(403);
 
     expect((await r.app.inject({ method: 'DELETE', url: `/api/remote_storages/${id}`, headers: admin })).statusCode).toBe(204);

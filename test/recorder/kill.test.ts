@@ -55,7 +55,13 @@ function indexRows() {
   const db = new Database(join(dir, 'recorder', 'recorder.sqlite'), { readonly: true, fileMustExist: true });
   try {
     return {
-      segments: db.prepare('select id, run_id, path, start_date, end_date from segments order by start_date').all() as { id: string; run_id: string; path: string; start_date: string; end_date: string }[],
+      segments: db.prepare('select id, run_id, path, start_date, end_date from segments order by start_date').all() as {
+        id: string;
+        run_id: string;
+        path: string;
+        start_date: string;
+        end_date: string;
+      }[],
       runs: db.prepare('select id, active, end_date from runs order by start_date').all() as { id: string; active: number; end_date: string }[],
     };
   } finally {
@@ -76,13 +82,27 @@ const ffmpegPidsUnder = (folder: string) =>
 
 describe('overlook recorder users create', () => {
   it('creates a user and prints it; a second one with that e-mail exits 3; a bad role exits 2', () => {
-    const first = overlook(['recorder', 'users', 'create', '--email', 'admin@site.example', '--password', 'password-123', '--role', 'admin', '--data-dir', dir]);
+    const first = overlook([
+      'recorder',
+      'users',
+      'create',
+      '--email',
+      'admin@site.example',
+      '--password',
+      'password-123',
+      '--role',
+      'admin',
+      '--data-dir',
+      dir,
+    ]);
     expect(first.status, first.stderr).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ email: 'admin@site.example', role: 'admin' });
     expect(first.stdout).not.toContain('password-123');
     const again = overlook(['recorder', 'users', 'create', '--email', 'admin@site.example', '--password', 'password-123', '--data-dir', dir]);
     expect(again.status).toBe(3);
-    expect(overlook(['recorder', 'users', 'create', '--email', 'x@site.example', '--password', 'password-123', '--role', 'owner', '--data-dir', dir]).status).toBe(2);
+    expect(
+      overlook(['recorder', 'users', 'create', '--email', 'x@site.example', '--password', 'password-123', '--role', 'owner', '--data-dir', dir]).status,
+    ).toBe(2);
   });
 });
 
@@ -90,11 +110,19 @@ describe('kill -9 mid-recording', () => {
   it('keeps every complete segment, indexes or removes the partial one, stops the orphan, and records again', async () => {
     const video = makeTestVideo(dir);
     const first = await serve();
-    const login = await fetch(`${first.url}/api/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin@site.example', password: 'password-123' }) });
+    const login = await fetch(`${first.url}/api/users/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'admin@site.example', password: 'password-123' }),
+    });
     expect(login.status).toBe(200);
     const { access_token } = (await login.json()) as { access_token: string };
     const auth = { authorization: `Bearer ${access_token}`, 'content-type': 'application/json' };
-    const created = await fetch(`${first.url}/api/devices`, { method: 'POST', headers: auth, body: JSON.stringify({ name: 'Crane', type: 'file', stream_config: { path: video } }) });
+    const created = await fetch(`${first.url}/api/devices`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ name: 'Crane', type: 'file', stream_config: { path: video } }),
+    });
     expect(created.status).toBe(201);
     const deviceId = ((await created.json()) as { id: string }).id;
 
@@ -120,7 +148,8 @@ describe('kill -9 mid-recording', () => {
       expect(Date.parse(seg.end_date)).toBeGreaterThan(Date.parse(seg.start_date));
     }
     // Segments do not overlap in time.
-    for (let i = 1; i < after.segments.length; i++) expect(Date.parse(after.segments[i]!.start_date)).toBeGreaterThanOrEqual(Date.parse(after.segments[i - 1]!.end_date) - 5);
+    for (let i = 1; i < after.segments.length; i++)
+      expect(Date.parse(after.segments[i]!.start_date)).toBeGreaterThanOrEqual(Date.parse(after.segments[i - 1]!.end_date) - 5);
     // The dead life's staging folder and its ffmpeg are gone; its run is closed.
     expect(existsSync(join(staging, runId!))).toBe(false);
     expect(ffmpegPidsUnder(join(staging, runId!))).toEqual([]);
@@ -140,7 +169,11 @@ describe('kill -9 mid-recording', () => {
     const code = await new Promise((r) => second.proc.once('exit', r));
     expect(code).toBe(0);
     expect(readdirSync(staging)).toEqual([]);
-    expect(storedFiles()).toEqual(indexRows().segments.map((s) => s.path).sort());
+    expect(storedFiles()).toEqual(
+      indexRows()
+        .segments.map((s) => s.path)
+        .sort(),
+    );
     expect(indexRows().runs.every((r) => r.active === 0)).toBe(true);
   }, 120_000);
 });

@@ -11,13 +11,19 @@ let r: TestRecorder;
 let deviceId: string;
 let admin: { authorization: string };
 
-const probeDuration = (file: string) => Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file]).toString().trim());
+const probeDuration = (file: string) =>
+  Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file]).toString().trim());
 const chunks = async () => (await r.app.inject({ method: 'GET', url: `/api/recordings/chunks?device_id=${deviceId}&page_size=500`, headers: admin })).json();
 
 beforeAll(async () => {
   r = await buildTestRecorder();
   admin = r.bearer(r.adminToken);
-  const res = await r.app.inject({ method: 'POST', url: '/api/devices', headers: admin, payload: { name: 'Loop', type: 'file', stream_config: { path: r.video } } });
+  const res = await r.app.inject({
+    method: 'POST',
+    url: '/api/devices',
+    headers: admin,
+    payload: { name: 'Loop', type: 'file', stream_config: { path: r.video } },
+  });
   expect(res.statusCode, res.body).toBe(201);
   deviceId = res.json().id;
   // Eight seconds of one-second segments.
@@ -86,25 +92,43 @@ describe('devices', () => {
       method: 'POST',
       url: '/api/devices',
       headers: admin,
-      payload: { name: 'Dead cam', type: 'ip', stream_config: { stream_uri: 'rtsp://127.0.0.1:9/stream' }, credentials: { username: 'u', password: 'secret-pw' } },
+      payload: {
+        name: 'Dead cam',
+        type: 'ip',
+        stream_config: { stream_uri: 'rtsp://127.0.0.1:9/stream' },
+        credentials: { username: 'u', password: 'secret-pw' },
+      },
     });
     expect(res.statusCode).toBe(201);
     expect(res.body).not.toContain('secret-pw');
     const id = res.json().id;
-    const failed = await eventually(async () => {
-      const d = (await r.app.inject({ method: 'GET', url: `/api/devices/${id}`, headers: admin })).json();
-      return d.state === 'failed' ? d : undefined;
-    }, 20_000, 'failed state');
+    const failed = await eventually(
+      async () => {
+        const d = (await r.app.inject({ method: 'GET', url: `/api/devices/${id}`, headers: admin })).json();
+        return d.state === 'failed' ? d : undefined;
+      },
+      20_000,
+      'failed state',
+    );
     expect(failed.state_reason).toMatch(/refused|reached|ffmpeg/);
     expect((await r.app.inject({ method: 'DELETE', url: `/api/devices/${id}`, headers: admin })).statusCode).toBe(204);
   });
 
   it('recording_mode never stops recording; always starts it again', async () => {
-    const res = await r.app.inject({ method: 'POST', url: '/api/devices', headers: admin, payload: { name: 'Paused', type: 'file', stream_config: { path: r.video }, storage_config: { recording_mode: 'never' } } });
+    const res = await r.app.inject({
+      method: 'POST',
+      url: '/api/devices',
+      headers: admin,
+      payload: { name: 'Paused', type: 'file', stream_config: { path: r.video }, storage_config: { recording_mode: 'never' } },
+    });
     const id = res.json().id;
     expect((await r.app.inject({ method: 'GET', url: `/api/devices/${id}`, headers: admin })).json().state).toBe('stopped');
     await r.app.inject({ method: 'PUT', url: `/api/devices/${id}`, headers: admin, payload: { storage_config: { recording_mode: 'always' } } });
-    await eventually(async () => (await r.app.inject({ method: 'GET', url: `/api/devices/${id}`, headers: admin })).json().state === 'recording', 20_000, 'recording');
+    await eventually(
+      async () => (await r.app.inject({ method: 'GET', url: `/api/devices/${id}`, headers: admin })).json().state === 'recording',
+      20_000,
+      'recording',
+    );
     await r.app.inject({ method: 'PUT', url: `/api/devices/${id}`, headers: admin, payload: { storage_config: { recording_mode: 'never' } } });
     expect((await r.app.inject({ method: 'GET', url: `/api/devices/${id}`, headers: admin })).json().state).toBe('stopped');
     expect((await r.app.inject({ method: 'DELETE', url: `/api/devices/${id}`, headers: admin })).statusCode).toBe(204);
@@ -153,7 +177,9 @@ describe('HLS', () => {
     const listed = res.body.split('\n').filter((l) => l.startsWith('#EXTINF')).length;
     expect(probeDuration(copied)).toBeGreaterThan(listed - 1.5);
     expect((await r.app.inject({ method: 'GET', url: `/api/devices/${deviceId}/hls/index.m3u8?pos=yesterday&token=${r.userToken}` })).statusCode).toBe(400);
-    expect((await r.app.inject({ method: 'GET', url: `/api/devices/${deviceId}/hls/index.m3u8?pos=2999-01-01T00:00:00Z&token=${r.userToken}` })).statusCode).toBe(404);
+    expect(
+      (await r.app.inject({ method: 'GET', url: `/api/devices/${deviceId}/hls/index.m3u8?pos=2999-01-01T00:00:00Z&token=${r.userToken}` })).statusCode,
+    ).toBe(404);
   });
 });
 
@@ -183,7 +209,11 @@ describe('footage export', () => {
   it('an MP4 clip of the asked length from the keyframe before the start, true start in x-start-date, streamed with nothing written to disk', async () => {
     const { data } = await chunks();
     const start = new Date(Date.parse(data[1].start_date) + 400);
-    const res = await r.app.inject({ method: 'GET', url: `/api/devices/${deviceId}/footage?start_date=${start.toISOString()}&duration=5`, headers: r.bearer(r.userToken) });
+    const res = await r.app.inject({
+      method: 'GET',
+      url: `/api/devices/${deviceId}/footage?start_date=${start.toISOString()}&duration=5`,
+      headers: r.bearer(r.userToken),
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('video/mp4');
     expect(res.headers['x-start-date']).toBe(data[1].start_date);
@@ -197,7 +227,11 @@ describe('footage export', () => {
     execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-f', 'null', '-']);
 
     const end = new Date(start.getTime() + 6000).toISOString();
-    const byEnd = await r.app.inject({ method: 'GET', url: `/api/devices/${deviceId}/footage?start_date=${start.toISOString()}&end_date=${end}`, headers: admin });
+    const byEnd = await r.app.inject({
+      method: 'GET',
+      url: `/api/devices/${deviceId}/footage?start_date=${start.toISOString()}&end_date=${end}`,
+      headers: admin,
+    });
     expect(byEnd.statusCode).toBe(200);
   });
 
@@ -208,7 +242,16 @@ describe('footage export', () => {
     const start = new Date(Date.parse(data[1].start_date) + 400);
     const file = join(r.config.dataDir, 'direct.mp4');
     // curl, as a person downloads it: it fails on a reset connection, so a clean exit means a clean end.
-    const { stdout } = await promisify(execFile)('curl', ['-sS', '-D', '-', '-o', file, '-H', `authorization: ${admin.authorization}`, `http://127.0.0.1:${port}/api/devices/${deviceId}/footage?start_date=${start.toISOString()}&duration=5`]);
+    const { stdout } = await promisify(execFile)('curl', [
+      '-sS',
+      '-D',
+      '-',
+      '-o',
+      file,
+      '-H',
+      `authorization: ${admin.authorization}`,
+      `http://127.0.0.1:${port}/api/devices/${deviceId}/footage?start_date=${start.toISOString()}&duration=5`,
+    ]);
     expect(stdout).toMatch(/^HTTP\/1\.1 200 OK/);
     const head = stdout.toLowerCase();
     expect(head).toContain('content-type: video/mp4');
@@ -231,7 +274,7 @@ describe('footage export', () => {
     expect((await fetch(`http://127.0.0.1:${port}/api/system/status`, { headers: admin })).status).toBe(200);
   });
 
-  it('from a segment\'s first frame: starts there exactly, with no keyframe probe needed', async () => {
+  it("from a segment's first frame: starts there exactly, with no keyframe probe needed", async () => {
     const { data } = await chunks();
     const res = await r.app.inject({ method: 'GET', url: `/api/devices/${deviceId}/footage?start_date=${data[1].start_date}&duration=5`, headers: admin });
     expect(res.statusCode, res.body).toBe(200);
@@ -246,12 +289,22 @@ describe('footage export', () => {
     if (!r.app.server.listening) await r.app.listen({ host: '127.0.0.1', port: 0 });
     const port = (r.app.server.address() as { port: number }).port;
     const { data } = await chunks();
-    const gone = join(r.config.storageRoot, (await r.db.kysely.selectFrom('segments').select('path').where('id', '=', data[3].id).executeTakeFirstOrThrow()).path);
+    const gone = join(
+      r.config.storageRoot,
+      (await r.db.kysely.selectFrom('segments').select('path').where('id', '=', data[3].id).executeTakeFirstOrThrow()).path,
+    );
     renameSync(gone, `${gone}.away`);
     try {
       const url = `/api/devices/${deviceId}/footage?start_date=${data[0].start_date}&duration=6`;
       // Real HTTP (ffmpeg writes into the socket): curl sees the connection reset, and says so.
-      const curl = await promisify(execFile)('curl', ['-sS', '-o', join(r.dir, 'cut.mp4'), '-H', `authorization: ${admin.authorization}`, `http://127.0.0.1:${port}${url}`]).then(
+      const curl = await promisify(execFile)('curl', [
+        '-sS',
+        '-o',
+        join(r.dir, 'cut.mp4'),
+        '-H',
+        `authorization: ${admin.authorization}`,
+        `http://127.0.0.1:${port}${url}`,
+      ]).then(
         () => 0,
         (e: { code: number }) => e.code,
       );
@@ -278,7 +331,10 @@ describe('footage export', () => {
     const port = (r.app.server.address() as { port: number }).port;
     const { data } = await chunks();
     const ctrl = new AbortController();
-    const res = await fetch(`http://127.0.0.1:${port}/api/devices/${deviceId}/footage?start_date=${data[0].start_date}&duration=7200`, { headers: admin, signal: ctrl.signal });
+    const res = await fetch(`http://127.0.0.1:${port}/api/devices/${deviceId}/footage?start_date=${data[0].start_date}&duration=7200`, {
+      headers: admin,
+      signal: ctrl.signal,
+    });
     expect(res.status).toBe(200);
     ctrl.abort();
     await eventually(async () => exporters().length === 0, 5000, 'the export ffmpeg to stop');

@@ -2,7 +2,18 @@
 // The public half is published as a JWKS so the other services verify tokens without a shared secret.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair, importPKCS8, jwtVerify, SignJWT, type JWK, type JWTPayload, type JWTVerifyGetKey } from 'jose';
+import {
+  calculateJwkThumbprint,
+  exportJWK,
+  exportPKCS8,
+  generateKeyPair,
+  importPKCS8,
+  jwtVerify,
+  SignJWT,
+  type JWK,
+  type JWTPayload,
+  type JWTVerifyGetKey,
+} from 'jose';
 import { createPublicKey, type KeyObject } from 'node:crypto';
 
 export const JWT_ISSUER = 'overlook';

@@ -23,7 +23,7 @@ function validationDetails(err: FastifyError): { field: string; message: string 
     const missing = v.params?.missingProperty ?? v.params?.additionalProperty;
     if (typeof missing === 'string') field = field ? `${field}.${missing}` : missing;
     const where = err.validationContext && err.validationContext !== 'body' ? `${err.validationContext}` : '';
-    const name = [where === 'querystring' ? 'query' : where, field].filter(Boolean).join('.') || (where || 'body');
+    const name = [where === 'querystring' ? 'query' : where, field].filter(Boolean).join('.') || where || 'body';
     const message = v.keyword === 'additionalProperties' ? 'is not a known field' : (v.message ?? 'is invalid');
     return { field: name, message };
   });
@@ -49,7 +49,16 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError {
   if (mapped) return new ApiError(mapped, err.message);
   const status = typeof err?.statusCode === 'number' ? err.statusCode : 500;
   if (status >= 400 && status < 500) {
-    const code: ErrorCode = status === 404 ? 'NOT_FOUND' : status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : status === 429 ? 'TOO_MANY_REQUESTS' : 'BAD_REQUEST';
+    const code: ErrorCode =
+      status === 404
+        ? 'NOT_FOUND'
+        : status === 413
+          ? 'PAYLOAD_TOO_LARGE'
+          : status === 415
+            ? 'UNSUPPORTED_MEDIA_TYPE'
+            : status === 429
+              ? 'TOO_MANY_REQUESTS'
+              : 'BAD_REQUEST';
     return new ApiError(code, err.message || 'Bad request');
   }
   request.log.error({ err, reqId: request.id }, 'unhandled error');

@@ -94,11 +94,19 @@ export async function buildJwtServiceApp(opts: JwtServiceOptions): Promise<Fasti
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: `Overlook ${opts.name} API`, version: '0.1.0', description: `Accepts a platform JWT in ${opts.headers.map((h) => (h === 'authorization' ? 'Authorization: Bearer' : h)).join(' or ')}; API keys are refused.` },
+      info: {
+        title: `Overlook ${opts.name} API`,
+        version: '0.1.0',
+        description: `Accepts a platform JWT in ${opts.headers.map((h) => (h === 'authorization' ? 'Authorization: Bearer' : h)).join(' or ')}; API keys are refused.`,
+      },
     },
   });
 
-  app.get('/health', { config: { open: true }, schema: { tags: ['health'], operationId: 'getHealth', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } }, async () => ({ status: 'ok' as const }));
+  app.get(
+    '/health',
+    { config: { open: true }, schema: { tags: ['health'], operationId: 'getHealth', response: { 200: Type.Object({ status: Type.Literal('ok') }) } } },
+    async () => ({ status: 'ok' as const }),
+  );
   app.get('/openapi.json', { config: { open: true }, schema: { hide: true } }, async () => app.swagger());
   app.get(
     '/me',

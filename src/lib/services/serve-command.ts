@@ -20,15 +20,19 @@ export function registerJwtServiceCommand(
   description: string,
   build: (opts: { apiUrl: string; logger?: FastifyServerOptions['logger'] }) => Promise<FastifyInstance>,
 ): void {
-  withCompanionFlags(program.command(service).description(description), 'port to listen on', 'this service keeps nothing in it yet', 'the main API, whose JWKS and sessions it trusts')
-    .action(async (opts) => {
-      const env = processEnv();
-      resolveDataDir(opts, env);
-      const apiUrl = new URL(opts.apiUrl).toString();
-      const { address, logLevel } = companionConfig(service, opts, env);
-      const app = await build({ apiUrl, logger: loggerOptions(logLevel) });
-      const url = await app.listen({ host: address.host, port: address.port });
-      process.stdout.write(`overlook: ${service} API listening on ${url} (main API ${apiUrl})\n`);
-      closeOnSignals(() => app.close());
-    });
+  withCompanionFlags(
+    program.command(service).description(description),
+    'port to listen on',
+    'this service keeps nothing in it yet',
+    'the main API, whose JWKS and sessions it trusts',
+  ).action(async (opts) => {
+    const env = processEnv();
+    resolveDataDir(opts, env);
+    const apiUrl = new URL(opts.apiUrl).toString();
+    const { address, logLevel } = companionConfig(service, opts, env);
+    const app = await build({ apiUrl, logger: loggerOptions(logLevel) });
+    const url = await app.listen({ host: address.host, port: address.port });
+    process.stdout.write(`overlook: ${service} API listening on ${url} (main API ${apiUrl})\n`);
+    closeOnSignals(() => app.close());
+  });
 }

@@ -10,8 +10,7 @@ import type { SessionStore } from '../auth/session-store.js';
 const BEARER = 'Bearer realm="overlook"';
 const APIKEY = 'ApiKey realm="overlook", header="x-access-key"';
 
-const unauthorized = (message: string, challenge: string) =>
-  new ApiError('UNAUTHORIZED', message, { headers: { 'www-authenticate': challenge } });
+const unauthorized = (message: string, challenge: string) => new ApiError('UNAUTHORIZED', message, { headers: { 'www-authenticate': challenge } });
 
 const header = (req: FastifyRequest, name: string): string | undefined => {
   const v = req.headers[name];
@@ -33,7 +32,11 @@ export async function authenticate(req: FastifyRequest, keys: KeyStore, sessions
     const found = await keys.lookup(accessKey.trim());
     if (!found.ok) {
       const why =
-        found.reason === 'malformed' || found.reason === 'unknown' ? 'is not a valid API key' : found.reason === 'disabled' ? 'belongs to a disabled account' : `is ${found.reason}`;
+        found.reason === 'malformed' || found.reason === 'unknown'
+          ? 'is not a valid API key'
+          : found.reason === 'disabled'
+            ? 'belongs to a disabled account'
+            : `is ${found.reason}`;
       throw unauthorized(`The x-access-key value ${why}`, `${APIKEY}, error="invalid_key"`);
     }
     const { key } = found;
@@ -53,7 +56,14 @@ export async function authenticate(req: FastifyRequest, keys: KeyStore, sessions
       throw unauthorized(`The bearer token ${why}`, `${BEARER}, error="invalid_token"`);
     }
     const { session } = found;
-    return { kind: 'user', userId: session.userId, sessionId: session.id, isAdmin: session.isAdmin, impersonatorId: session.impersonatorId ?? null, delegated: session.delegated ?? false };
+    return {
+      kind: 'user',
+      userId: session.userId,
+      sessionId: session.id,
+      isAdmin: session.isAdmin,
+      impersonatorId: session.impersonatorId ?? null,
+      delegated: session.delegated ?? false,
+    };
   }
 
   return ANONYMOUS;

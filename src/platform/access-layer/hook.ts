@@ -43,11 +43,14 @@ export interface AccessDeps {
   audit?: Pick<AuditLog, 'keyRefused'>;
 }
 
-
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined);
 
 /** The project a request touches, from where its route says it comes. The key explainer calls it too. */
-export async function resolveProject(source: ProjectSource, req: Pick<FastifyRequest, 'params' | 'query' | 'body'>, dir: AccessDirectory): Promise<ProjectFact> {
+export async function resolveProject(
+  source: ProjectSource,
+  req: Pick<FastifyRequest, 'params' | 'query' | 'body'>,
+  dir: AccessDirectory,
+): Promise<ProjectFact> {
   const params = req.params as Record<string, unknown>;
   const query = (req.query ?? {}) as Record<string, unknown>;
   switch (source.from) {

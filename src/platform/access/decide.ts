@@ -38,10 +38,7 @@ export interface Refusal {
   held?: readonly string[];
 }
 
-export type Decision =
-  | { outcome: 'allow'; reason: string }
-  | { outcome: 'need-project' }
-  | Refusal;
+export type Decision = { outcome: 'allow'; reason: string } | { outcome: 'need-project' } | Refusal;
 
 const refuse = (code: ErrorCode, message: string, extra: Partial<Refusal> = {}): Refusal => ({ outcome: 'refuse', code, message, ...extra });
 
@@ -96,7 +93,10 @@ export function decide(input: DecisionInput): Decision {
   if (policy.access === 'people' && principal.kind === 'user') {
     // An app's OAuth token reaches what keys reach, and only the people routes that declare it.
     if (principal.delegated && !policy.delegated && !policy.anonymous) {
-      return refuse('PERMISSION_DENIED', 'An OAuth access token reaches only the endpoints open to delegated access (those with API-key scopes); sign in for this one');
+      return refuse(
+        'PERMISSION_DENIED',
+        'An OAuth access token reaches only the endpoints open to delegated access (those with API-key scopes); sign in for this one',
+      );
     }
     if (policy.admin && (!principal.isAdmin || principal.impersonatorId)) {
       return principal.impersonatorId

@@ -60,7 +60,9 @@ export function renderScopeTable(entries: readonly ScopeMapEntry[]): string {
   const rows = entries
     .filter((e) => e.path.startsWith('/v2') || e.path.startsWith('/.well-known') || e.path === '/health')
     .map((e) => {
-      const who = { public: 'anyone', people: 'people only (closed to keys)', scoped: 'people and keys', token: `${e.token} token only (closed to keys)` }[e.access];
+      const who = { public: 'anyone', people: 'people only (closed to keys)', scoped: 'people and keys', token: `${e.token} token only (closed to keys)` }[
+        e.access
+      ];
       const scopes = e.scopes.length ? e.scopes.map((s) => `\`${s}\``).join(', ') : '—';
       return `| ${e.method} | \`${e.path}\` | ${who} | ${scopes} | ${e.project ?? '—'} | ${e.role ?? '—'} |`;
     });

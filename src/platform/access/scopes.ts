@@ -15,7 +15,12 @@ export const SCOPE_CATALOGUE = [
   { scope: 'project:video_wall', group: 'Project features', description: 'Video walls', opens_endpoints: true },
   { scope: 'project:comments', group: 'Project features', description: 'Comments on cameras (read and write)', opens_endpoints: true },
   { scope: 'project:connectors', group: 'Project features', description: 'Third-party connectors', opens_endpoints: true },
-  { scope: 'project:settings', group: 'Project features', description: 'Members, roles, logos, thumbnails, camera settings, project transfer', opens_endpoints: true },
+  {
+    scope: 'project:settings',
+    group: 'Project features',
+    description: 'Members, roles, logos, thumbnails, camera settings, project transfer',
+    opens_endpoints: true,
+  },
   { scope: 'project:gate_report', group: 'Project features', description: 'Gate report (opens no endpoint of the main API)', opens_endpoints: false },
   { scope: 'project:timeline', group: 'Project features', description: 'Timeline (opens no endpoint of the main API)', opens_endpoints: false },
   { scope: 'project:smart_search', group: 'Project features', description: 'Smart search (opens no endpoint of the main API)', opens_endpoints: false },

@@ -7,7 +7,16 @@ import { ApiError } from '../../lib/errors.js';
 import { pageMeta } from '../../lib/http/pagination.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
 import { statusOf, toApiKeyRecord } from '../api-keys/api-key-record.js';
-import { keyCounts, keyRowById, keyRowByIdOrThrow, keyStatesOf, projectExidsOfKeys, revokeKeyRow, revokeKeysOf, searchKeys } from '../api-keys/api-keys-repository.js';
+import {
+  keyCounts,
+  keyRowById,
+  keyRowByIdOrThrow,
+  keyStatesOf,
+  projectExidsOfKeys,
+  revokeKeyRow,
+  revokeKeysOf,
+  searchKeys,
+} from '../api-keys/api-keys-repository.js';
 import { identitiesOf } from '../auth/identities-repository.js';
 import { countLiveSessionsOf, liveSessionCounts } from '../auth/sessions-repository.js';
 import { countAuditEventsSince } from '../audit/audit-repository.js';
@@ -107,7 +116,12 @@ export class AdminService {
   async resetSessions(ctx: AuditContext, id: string) {
     const user = await this.mustUser(id);
     const ended = await this.sessions.revokeAllOf(id);
-    await this.audit.record(ctx, { action: 'admin.sessions_reset', subjectUserId: id, target: { type: 'user', id }, details: { email: user.email, sessions_ended: ended } });
+    await this.audit.record(ctx, {
+      action: 'admin.sessions_reset',
+      subjectUserId: id,
+      target: { type: 'user', id },
+      details: { email: user.email, sessions_ended: ended },
+    });
     return { sessions_ended: ended };
   }
 
@@ -116,11 +130,20 @@ export class AdminService {
     if (!isAdmin && id === ctx.actorUserId) throw new ApiError('CONFLICT', 'You cannot remove your own administrator rights');
     const features = (JSON.parse(user.features) as string[]).filter((f) => f !== 'admin');
     if (isAdmin) features.push('admin');
-    await users.updateUser(this.db, id, { is_admin: isAdmin ? 1 : 0, features: JSON.stringify(features.length ? features : DEFAULT_FEATURES), updated_at: new Date().toISOString() });
+    await users.updateUser(this.db, id, {
+      is_admin: isAdmin ? 1 : 0,
+      features: JSON.stringify(features.length ? features : DEFAULT_FEATURES),
+      updated_at: new Date().toISOString(),
+    });
     // Live sessions carry the admin flag: drop them from the cache so the next request sees the change.
     this.caches.forget([{ kind: 'user', id }]);
     if (toBool(user.is_admin) !== isAdmin) {
-      await this.audit.record(ctx, { action: isAdmin ? 'admin.admin_granted' : 'admin.admin_revoked', subjectUserId: id, target: { type: 'user', id }, details: { email: user.email } });
+      await this.audit.record(ctx, {
+        action: isAdmin ? 'admin.admin_granted' : 'admin.admin_revoked',
+        subjectUserId: id,
+        target: { type: 'user', id },
+        details: { email: user.email },
+      });
     }
     return this.getUser(id);
   }
@@ -131,7 +154,11 @@ export class AdminService {
     const ids = q.owner_id ? await projectIdsOwnedBy(this.db, q.owner_id) : undefined;
     const { total, rows } = await projects.searchProjects(this.db, { q: q.q, ids, page: q.page, pageSize: q.pageSize });
     const pageIds = rows.map((r) => r.id);
-    const [owners, cameraCounts, memberCounts] = await Promise.all([ownersOf(this.db, pageIds), cameraCountsOf(this.db, pageIds), memberCountsOf(this.db, pageIds)]);
+    const [owners, cameraCounts, memberCounts] = await Promise.all([
+      ownersOf(this.db, pageIds),
+      cameraCountsOf(this.db, pageIds),
+      memberCountsOf(this.db, pageIds),
+    ]);
     const emails = await users.emailsOf(this.db, [...owners.values()]);
     return {
       meta: pageMeta(q.page, q.pageSize, total),
@@ -189,7 +216,10 @@ export class AdminService {
     const project = q.project_exid ? await projects.projectRefByExid(this.db, q.project_exid) : undefined;
     if (q.project_exid && !project) return { meta: pageMeta(q.page, q.pageSize, 0), data: [] };
     const { total, rows } = await searchCameras(this.db, { q: q.q, projectId: project?.id, page: q.page, pageSize: q.pageSize });
-    const names = await projects.projectNamesOf(this.db, rows.map((r) => r.project_id));
+    const names = await projects.projectNamesOf(
+      this.db,
+      rows.map((r) => r.project_id),
+    );
     const data = rows.flatMap(({ project_id, ...c }) => {
       const p = names.get(project_id);
       return p ? [{ ...c, project_exid: p.exid, project_name: p.name }] : [];
@@ -209,7 +239,16 @@ export class AdminService {
 
   async listKeys(q: Page & { user_id?: string; status?: 'valid' | 'expired' | 'revoked' }) {
     const { total, rows } = await searchKeys(this.db, { userId: q.user_id, status: q.status, page: q.page, pageSize: q.pageSize }, new Date().toISOString());
-    const [exids, emails] = await Promise.all([projectExidsOfKeys(this.db, rows.map((r) => r.id)), users.emailsOf(this.db, rows.map((r) => r.user_id))]);
+    const [exids, emails] = await Promise.all([
+      projectExidsOfKeys(
+        this.db,
+        rows.map((r) => r.id),
+      ),
+      users.emailsOf(
+        this.db,
+        rows.map((r) => r.user_id),
+      ),
+    ]);
     return {
       meta: pageMeta(q.page, q.pageSize, total),
       // A key whose owner is gone is left out, as the join on users did.
@@ -225,7 +264,12 @@ export class AdminService {
     if (!row) throw new ApiError('NOT_FOUND', 'API key not found');
     if (!row.revoked_at) {
       await revokeKeyRow(this.db, id, new Date().toISOString());
-      await this.audit.record(ctx, { action: 'admin.api_key_revoked', subjectUserId: row.user_id, target: { type: 'api_key', id }, details: { name: row.name, hint: row.key_hint } });
+      await this.audit.record(ctx, {
+        action: 'admin.api_key_revoked',
+        subjectUserId: row.user_id,
+        target: { type: 'api_key', id },
+        details: { name: row.name, hint: row.key_hint },
+      });
     }
     this.caches.forget([{ kind: 'key', id }]);
     return this.keyById(id);
@@ -242,7 +286,12 @@ export class AdminService {
     const user = await this.mustUser(userId);
     const revoked = await revokeKeysOf(this.db, userId, new Date().toISOString());
     this.caches.forget([{ kind: 'user-keys', id: userId }]);
-    await this.audit.record(ctx, { action: 'admin.api_keys_revoked_all', subjectUserId: userId, target: { type: 'user', id: userId }, details: { email: user.email, revoked } });
+    await this.audit.record(ctx, {
+      action: 'admin.api_keys_revoked_all',
+      subjectUserId: userId,
+      target: { type: 'user', id: userId },
+      details: { email: user.email, revoked },
+    });
     return { revoked };
   }
 

@@ -53,7 +53,10 @@ export class ImpersonationService {
   async list() {
     const now = new Date().toISOString();
     const sessions = await liveImpersonations(this.db, now);
-    const emails = await emailsOf(this.db, sessions.flatMap((s) => [s.user_id, s.impersonator_id!]));
+    const emails = await emailsOf(
+      this.db,
+      sessions.flatMap((s) => [s.user_id, s.impersonator_id!]),
+    );
     // Sessions of people since deleted are left out, as the joins on users did.
     return sessions.flatMap((s) => {
       const userEmail = emails.get(s.user_id);

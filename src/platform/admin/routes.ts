@@ -1,7 +1,3 @@
-// Platform administration (`/v2/admin`, closed to API keys: docs/admin.md). Every route is `adminOnly()`:
-// the access layer lets in signed-in platform admins only (not keys, not impersonated sessions), so
-// no handler checks who is calling.
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { adminOnly } from '../access/policy.js';
@@ -86,7 +82,10 @@ export const adminRoutes = defineRoutes('admin-routes', ['admin', 'impersonation
         tags,
         operationId: 'adminListUsers',
         summary: 'Search people across the platform (e-mail, name, or exact id)',
-        querystring: Type.Object({ q: Search, status: Type.Optional(StringEnum(['active', 'disabled'])), admin: Type.Optional(Type.Boolean()), ...PageQuery }, { additionalProperties: false }),
+        querystring: Type.Object(
+          { q: Search, status: Type.Optional(StringEnum(['active', 'disabled'])), admin: Type.Optional(Type.Boolean()), ...PageQuery },
+          { additionalProperties: false },
+        ),
         response: { 200: Paged(AdminUser), ...errorResponses() },
       },
     },
@@ -95,7 +94,16 @@ export const adminRoutes = defineRoutes('admin-routes', ['admin', 'impersonation
 
   app.get(
     '/v2/admin/users/:id',
-    { config, schema: { tags, operationId: 'adminGetUser', summary: 'A person, with their sessions, keys, projects and linked identities', params: Id, response: { 200: AdminUserDetail, ...errorResponses() } } },
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'adminGetUser',
+        summary: 'A person, with their sessions, keys, projects and linked identities',
+        params: Id,
+        response: { 200: AdminUserDetail, ...errorResponses() },
+      },
+    },
     async (req) => admin.getUser(req.params.id),
   );
 
@@ -117,25 +125,61 @@ export const adminRoutes = defineRoutes('admin-routes', ['admin', 'impersonation
 
   app.post(
     '/v2/admin/users/:id/disable',
-    { config, schema: { tags, operationId: 'adminDisableUser', summary: 'Disable an account: its sessions end and its keys stop working at once; it cannot sign in', params: Id, response: { 200: AdminUserDetail, ...errorResponses(409) } } },
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'adminDisableUser',
+        summary: 'Disable an account: its sessions end and its keys stop working at once; it cannot sign in',
+        params: Id,
+        response: { 200: AdminUserDetail, ...errorResponses(409) },
+      },
+    },
     async (req) => admin.setDisabled(auditContext(req), req.params.id, true),
   );
 
   app.post(
     '/v2/admin/users/:id/enable',
-    { config, schema: { tags, operationId: 'adminEnableUser', summary: 'Enable a disabled account again (its keys work again; its old sessions stay ended)', params: Id, response: { 200: AdminUserDetail, ...errorResponses() } } },
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'adminEnableUser',
+        summary: 'Enable a disabled account again (its keys work again; its old sessions stay ended)',
+        params: Id,
+        response: { 200: AdminUserDetail, ...errorResponses() },
+      },
+    },
     async (req) => admin.setDisabled(auditContext(req), req.params.id, false),
   );
 
   app.post(
     '/v2/admin/users/:id/reset-sessions',
-    { config, schema: { tags, operationId: 'adminResetSessions', summary: 'End every session of a person', params: Id, response: { 200: Count('sessions_ended'), ...errorResponses() } } },
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'adminResetSessions',
+        summary: 'End every session of a person',
+        params: Id,
+        response: { 200: Count('sessions_ended'), ...errorResponses() },
+      },
+    },
     async (req) => admin.resetSessions(auditContext(req), req.params.id),
   );
 
   app.post(
     '/v2/admin/users/:id/revoke-api-keys',
-    { config, schema: { tags, operationId: 'adminRevokeUserApiKeys', summary: 'Revoke every key of a person (a leaked key)', params: Id, response: { 200: Count('revoked'), ...errorResponses() } } },
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'adminRevokeUserApiKeys',
+        summary: 'Revoke every key of a person (a leaked key)',
+        params: Id,
+        response: { 200: Count('revoked'), ...errorResponses() },
+      },
+    },
     async (req) => admin.revokeAllKeys(auditContext(req), req.params.id),
   );
 
@@ -150,7 +194,13 @@ export const adminRoutes = defineRoutes('admin-routes', ['admin', 'impersonation
         summary: 'Sign in as another person (short-lived, marked, audited; no key or password changes)',
         params: Id,
         response: {
-          201: Type.Object({ token: Type.String(), session_id: Type.String(), expires_at: Type.String(), user: UserRecord, impersonator: Type.Object({ id: Type.String(), email: Type.String() }) }),
+          201: Type.Object({
+            token: Type.String(),
+            session_id: Type.String(),
+            expires_at: Type.String(),
+            user: UserRecord,
+            impersonator: Type.Object({ id: Type.String(), email: Type.String() }),
+          }),
           ...errorResponses(409),
         },
       },
@@ -160,13 +210,30 @@ export const adminRoutes = defineRoutes('admin-routes', ['admin', 'impersonation
 
   app.get(
     '/v2/admin/impersonations',
-    { config, schema: { tags, operationId: 'adminListImpersonations', summary: 'Live impersonated sessions', response: { 200: Type.Array(Impersonation), ...errorResponses() } } },
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'adminListImpersonations',
+        summary: 'Live impersonated sessions',
+        response: { 200: Type.Array(Impersonation), ...errorResponses() },
+      },
+    },
     async () => impersonation.list(),
   );
 
   app.delete(
     '/v2/admin/impersonations/:id',
-    { config, schema: { tags, operationId: 'adminEndImpersonation', summary: 'End an impersonated session; its JWT is refused from the next request', params: Id, response: { 204: Type.Null(), ...errorResponses(409) } } },
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'adminEndImpersonation',
+        summary: 'End an impersonated session; its JWT is refused from the next request',
+        params: Id,
+        response: { 204: Type.Null(), ...errorResponses(409) },
+      },
+    },
     async (req, reply) => {
       await impersonation.end(auditContext(req), req.params.id);
       return reply.code(204).send(null);
@@ -182,7 +249,10 @@ export const adminRoutes = defineRoutes('admin-routes', ['admin', 'impersonation
         tags,
         operationId: 'adminListProjects',
         summary: 'Search projects across the platform',
-        querystring: Type.Object({ q: Search, owner_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), ...PageQuery }, { additionalProperties: false }),
+        querystring: Type.Object(
+          { q: Search, owner_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), ...PageQuery },
+          { additionalProperties: false },
+        ),
         response: { 200: Paged(AdminProject), ...errorResponses() },
       },
     },
@@ -191,7 +261,16 @@ export const adminRoutes = defineRoutes('admin-routes', ['admin', 'impersonation
 
   app.get(
     '/v2/admin/projects/:exid',
-    { config, schema: { tags, operationId: 'adminGetProject', summary: 'A project with its members and cameras', params: ExidParam, response: { 200: AdminProjectDetail, ...errorResponses() } } },
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'adminGetProject',
+        summary: 'A project with its members and cameras',
+        params: ExidParam,
+        response: { 200: AdminProjectDetail, ...errorResponses() },
+      },
+    },
     async (req) => admin.getProject(req.params.exid),
   );
 
@@ -222,7 +301,10 @@ export const adminRoutes = defineRoutes('admin-routes', ['admin', 'impersonation
         tags,
         operationId: 'adminListCameras',
         summary: 'Search cameras across the platform',
-        querystring: Type.Object({ q: Search, project_exid: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), ...PageQuery }, { additionalProperties: false }),
+        querystring: Type.Object(
+          { q: Search, project_exid: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), ...PageQuery },
+          { additionalProperties: false },
+        ),
         response: { 200: Paged(AdminCamera), ...errorResponses() },
       },
     },
@@ -231,7 +313,16 @@ export const adminRoutes = defineRoutes('admin-routes', ['admin', 'impersonation
 
   app.get(
     '/v2/admin/cameras/:exid',
-    { config, schema: { tags, operationId: 'adminGetCamera', summary: 'A camera (never its connection credentials)', params: ExidParam, response: { 200: AdminCameraDetail, ...errorResponses() } } },
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'adminGetCamera',
+        summary: 'A camera (never its connection credentials)',
+        params: ExidParam,
+        response: { 200: AdminCameraDetail, ...errorResponses() },
+      },
+    },
     async (req) => admin.getCamera(req.params.exid),
   );
 
@@ -244,7 +335,14 @@ export const adminRoutes = defineRoutes('admin-routes', ['admin', 'impersonation
         tags,
         operationId: 'adminListApiKeys',
         summary: 'API keys across the platform, by owner and status (never a value or hash)',
-        querystring: Type.Object({ user_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })), status: Type.Optional(StringEnum(['valid', 'expired', 'revoked'])), ...PageQuery }, { additionalProperties: false }),
+        querystring: Type.Object(
+          {
+            user_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+            status: Type.Optional(StringEnum(['valid', 'expired', 'revoked'])),
+            ...PageQuery,
+          },
+          { additionalProperties: false },
+        ),
         response: { 200: Paged(AdminKey), ...errorResponses() },
       },
     },
@@ -253,7 +351,16 @@ export const adminRoutes = defineRoutes('admin-routes', ['admin', 'impersonation
 
   app.post(
     '/v2/admin/api-keys/:id/revoke',
-    { config, schema: { tags, operationId: 'adminRevokeApiKey', summary: 'Revoke one key; it gets 401 from the next request', params: Id, response: { 200: AdminKey, ...errorResponses() } } },
+    {
+      config,
+      schema: {
+        tags,
+        operationId: 'adminRevokeApiKey',
+        summary: 'Revoke one key; it gets 401 from the next request',
+        params: Id,
+        response: { 200: AdminKey, ...errorResponses() },
+      },
+    },
     async (req) => admin.revokeKey(auditContext(req), req.params.id),
   );
 
@@ -302,7 +409,6 @@ export const adminRoutes = defineRoutes('admin-routes', ['admin', 'impersonation
         response: { 200: AuditPage, ...errorResponses() },
       },
     },
-    async (req) =>
-      audit.list({ ...auditQuery(req.query), actorUserId: req.query.actor_id, subjectUserId: req.query.subject_id, involving: req.query.user_id }),
+    async (req) => audit.list({ ...auditQuery(req.query), actorUserId: req.query.actor_id, subjectUserId: req.query.subject_id, involving: req.query.user_id }),
   );
 });

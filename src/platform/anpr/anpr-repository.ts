@@ -114,14 +114,19 @@ export const revokeToken = (db: PlatformDb, id: string, at: string) =>
 
 /** The token with that hash and its camera's exid. */
 export async function tokenByHash(db: PlatformDb, tokenHash: string) {
-  const token = await db.kysely.selectFrom('anpr_ingestion_tokens').select(['id', 'token_hash', 'revoked_at', 'last_used_at', 'camera_id']).where('token_hash', '=', tokenHash).executeTakeFirst();
+  const token = await db.kysely
+    .selectFrom('anpr_ingestion_tokens')
+    .select(['id', 'token_hash', 'revoked_at', 'last_used_at', 'camera_id'])
+    .where('token_hash', '=', tokenHash)
+    .executeTakeFirst();
   if (!token) return undefined;
   const { camera_id, ...rest } = token;
   const camera = (await cameraRefsByIds(db, [camera_id])).get(camera_id);
   return camera && { ...rest, camera_exid: camera.exid };
 }
 
-export const touchToken = (db: PlatformDb, id: string, at: string) => db.kysely.updateTable('anpr_ingestion_tokens').set({ last_used_at: at }).where('id', '=', id).execute();
+export const touchToken = (db: PlatformDb, id: string, at: string) =>
+  db.kysely.updateTable('anpr_ingestion_tokens').set({ last_used_at: at }).where('id', '=', id).execute();
 
 // Watch list
 
@@ -129,11 +134,21 @@ export const watchlistOf = (db: PlatformDb, projectId: string) =>
   db.kysely.selectFrom('anpr_watchlist').select(['plate', 'label', 'created_at']).where('project_id', '=', projectId).orderBy('plate').execute();
 
 export const watchlistEntry = (db: PlatformDb, projectId: string, plate: string) =>
-  db.kysely.selectFrom('anpr_watchlist').select(['plate', 'label', 'created_at']).where('project_id', '=', projectId).where('plate', '=', plate).executeTakeFirst();
+  db.kysely
+    .selectFrom('anpr_watchlist')
+    .select(['plate', 'label', 'created_at'])
+    .where('project_id', '=', projectId)
+    .where('plate', '=', plate)
+    .executeTakeFirst();
 
 export async function watchlistLabels(db: PlatformDb, projectId: string, plates: string[]): Promise<Map<string, string>> {
   if (plates.length === 0) return new Map();
-  const rows = await db.kysely.selectFrom('anpr_watchlist').select(['plate', 'label']).where('project_id', '=', projectId).where('plate', 'in', plates).execute();
+  const rows = await db.kysely
+    .selectFrom('anpr_watchlist')
+    .select(['plate', 'label'])
+    .where('project_id', '=', projectId)
+    .where('plate', 'in', plates)
+    .execute();
   return new Map(rows.map((r) => [r.plate, r.label]));
 }
 

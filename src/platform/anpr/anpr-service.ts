@@ -31,7 +31,18 @@ export interface IngestInput {
 }
 
 /** Fields of the body that are not vendor extras (everything else is kept in metadata). */
-const KNOWN = new Set(['plate_number', 'plate', 'capture_time', 'captured_at', 'direction', 'confidence', 'bounding_box', 'bounding_box_units', 'plate_image', 'metadata']);
+const KNOWN = new Set([
+  'plate_number',
+  'plate',
+  'capture_time',
+  'captured_at',
+  'direction',
+  'confidence',
+  'bounding_box',
+  'bounding_box_units',
+  'plate_image',
+  'metadata',
+]);
 /** Metadata is a small record of facts, not a document: deeper nesting is refused (and never recursed into). */
 const MAX_METADATA_DEPTH = 8;
 
@@ -189,7 +200,11 @@ export class AnprService {
     const f = this.filter(q);
     const p = AnprService.page(q);
     const { total, rows } = await repo.listPlates(this.db, camera.id, f, p, q.sort ?? 'last_seen_desc');
-    const labels = await repo.watchlistLabels(this.db, camera.project_id, rows.map((r) => r.plate));
+    const labels = await repo.watchlistLabels(
+      this.db,
+      camera.project_id,
+      rows.map((r) => r.plate),
+    );
     return { meta: pageMeta(p.page, p.limit, total), data: rows.map((r) => ({ ...r, watchlist_label: labels.get(r.plate) ?? null })) };
   }
 

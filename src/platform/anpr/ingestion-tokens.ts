@@ -8,7 +8,13 @@ import { sameHash } from '../../lib/auth/api-key-format.js';
 import { newId } from '../../lib/ids.js';
 import type { TokenGrant } from '../access/decide.js';
 import type { TokenVerifier } from '../access/registered-route.js';
-import { generateIngestionToken, hashIngestionToken, ingestionTokenHint, INGESTION_TOKEN_PREFIX, isWellFormedIngestionToken } from './ingestion-token-format.js';
+import {
+  generateIngestionToken,
+  hashIngestionToken,
+  ingestionTokenHint,
+  INGESTION_TOKEN_PREFIX,
+  isWellFormedIngestionToken,
+} from './ingestion-token-format.js';
 import * as repo from './anpr-repository.js';
 
 /** `last_used_at` is written at most this often per token, not on every event. */
@@ -24,7 +30,14 @@ export interface IngestionTokenRecord {
   revoked_at: string | null;
 }
 
-const toRecord = (r: { id: string; name: string; token_hint: string; created_at: string; last_used_at: string | null; revoked_at: string | null }): IngestionTokenRecord => ({
+const toRecord = (r: {
+  id: string;
+  name: string;
+  token_hint: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}): IngestionTokenRecord => ({
   id: r.id,
   name: r.name,
   hint: r.token_hint,

@@ -30,7 +30,10 @@ export async function decodePlateImage(text: string, maxBytes: number): Promise<
   try {
     // A full decode (scaled down on load, so memory stays small): a JPEG whose header is fine but whose
     // data is cut or corrupt is refused here.
-    await sharp(bytes, { failOn: 'truncated', limitInputPixels: MAX_PIXELS }).resize({ width: 32, height: 32, fit: 'inside', withoutEnlargement: true }).raw().toBuffer();
+    await sharp(bytes, { failOn: 'truncated', limitInputPixels: MAX_PIXELS })
+      .resize({ width: 32, height: 32, fit: 'inside', withoutEnlargement: true })
+      .raw()
+      .toBuffer();
   } catch {
     throw validation('plate_image', 'is not a valid JPEG image (it does not decode)');
   }

@@ -1,8 +1,3 @@
-// ANPR routes. Reads (camera:recordings): the events of a camera, its distinct plates, the
-// events matching the project's watch list, one event (JSON with its image as a data URI, or the JPEG).
-// Ingestion: cameras and recorders push events with a per-camera ingestion token (closed to API keys and
-// JWTs). Token management and the watch list are for people only (closed to API keys).
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { wantsJpeg } from '../../lib/http/accept.js';
@@ -25,7 +20,9 @@ const TokenParams = Type.Object({ camera_exid: CameraParams.properties.camera_ex
 const PlateText = Type.String({ minLength: 1, maxLength: 64 });
 
 const filters = {
-  plate: Type.Optional(Type.String({ minLength: 1, maxLength: 65, description: 'Exact plate (spaces, dashes and case ignored), or a prefix ending in * (AB12*)' })),
+  plate: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 65, description: 'Exact plate (spaces, dashes and case ignored), or a prefix ending in * (AB12*)' }),
+  ),
   direction: Type.Optional(StringEnum(DIRECTIONS)),
   from: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601, inclusive' })),
   to: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601, inclusive' })),
@@ -33,7 +30,10 @@ const filters = {
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_PAGE_SIZE, description: 'Page size, default 50' })),
 };
-const ListQuery = Type.Object({ ...filters, sort: Type.Optional(StringEnum(['desc', 'asc'], { description: 'By capture time; default desc (newest first)' })) }, { additionalProperties: false });
+const ListQuery = Type.Object(
+  { ...filters, sort: Type.Optional(StringEnum(['desc', 'asc'], { description: 'By capture time; default desc (newest first)' })) },
+  { additionalProperties: false },
+);
 const PlatesQuery = Type.Object(
   { ...filters, sort: Type.Optional(StringEnum(['last_seen_desc', 'last_seen_asc', 'count_desc', 'count_asc'], { description: 'Default last_seen_desc' })) },
   { additionalProperties: false },
@@ -60,7 +60,10 @@ const IngestBody = Type.Object(
     plate_image: Type.Optional(Type.String({ description: 'Base64 JPEG (a data:image/jpeg;base64, prefix is accepted)' })),
     metadata: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
   },
-  { additionalProperties: true, description: 'plate_number (or plate) is required. Any other field (list_type, vehicle_type, vehicle_color…) is kept in metadata.' },
+  {
+    additionalProperties: true,
+    description: 'plate_number (or plate) is required. Any other field (list_type, vehicle_type, vehicle_color…) is kept in metadata.',
+  },
 );
 
 const TokenRecord = Type.Object({
@@ -86,7 +89,14 @@ export const anprRoutes = defineRoutes('anpr-routes', ['anpr', 'ingestionTokens'
     '/v2/cameras/:camera_exid/anpr',
     {
       config: { access: read },
-      schema: { tags, operationId: 'listAnprEvents', summary: 'Number-plate reads of a camera, filtered and paginated', params: CameraParams, querystring: ListQuery, response: { 200: page(AnprEvent), ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'listAnprEvents',
+        summary: 'Number-plate reads of a camera, filtered and paginated',
+        params: CameraParams,
+        querystring: ListQuery,
+        response: { 200: page(AnprEvent), ...errorResponses() },
+      },
     },
     async (req) => anpr.list(req.params.camera_exid, req.query),
   );
@@ -135,7 +145,10 @@ export const anprRoutes = defineRoutes('anpr-routes', ['anpr', 'ingestionTokens'
         response: {
           200: {
             description: 'The event, or its plate JPEG',
-            content: { 'application/json': { schema: AnprEventWithImage }, 'image/jpeg': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) } },
+            content: {
+              'application/json': { schema: AnprEventWithImage },
+              'image/jpeg': { schema: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) },
+            },
           },
           ...errorResponses(),
         },
@@ -194,7 +207,13 @@ export const anprRoutes = defineRoutes('anpr-routes', ['anpr', 'ingestionTokens'
     '/v2/cameras/:camera_exid/anpr/ingestion-tokens',
     {
       config: { access: manageTokens },
-      schema: { tags, operationId: 'listAnprIngestionTokens', summary: 'The camera’s ingestion tokens (never their values)', params: CameraParams, response: { 200: Type.Array(TokenRecord), ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'listAnprIngestionTokens',
+        summary: 'The camera’s ingestion tokens (never their values)',
+        params: CameraParams,
+        response: { 200: Type.Array(TokenRecord), ...errorResponses() },
+      },
     },
     async (req) => ingestionTokens.list((await cameras.row(req.params.camera_exid)).id),
   );
@@ -203,7 +222,13 @@ export const anprRoutes = defineRoutes('anpr-routes', ['anpr', 'ingestionTokens'
     '/v2/cameras/:camera_exid/anpr/ingestion-tokens/:token_id',
     {
       config: { access: manageTokens },
-      schema: { tags, operationId: 'revokeAnprIngestionToken', summary: 'Revoke an ingestion token: it is refused from the next request on', params: TokenParams, response: { 204: Type.Null(), ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'revokeAnprIngestionToken',
+        summary: 'Revoke an ingestion token: it is refused from the next request on',
+        params: TokenParams,
+        response: { 204: Type.Null(), ...errorResponses() },
+      },
     },
     async (req, reply) => {
       await ingestionTokens.revoke((await cameras.row(req.params.camera_exid)).id, req.params.token_id);
@@ -216,7 +241,13 @@ export const anprRoutes = defineRoutes('anpr-routes', ['anpr', 'ingestionTokens'
     '/v2/projects/:exid/anpr/watchlist',
     {
       config: { access: peopleOnly({ project: fromPathProject }) },
-      schema: { tags, operationId: 'listAnprWatchlist', summary: 'Plates the project watches for', params: ProjectParams, response: { 200: Type.Array(WatchEntry), ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'listAnprWatchlist',
+        summary: 'Plates the project watches for',
+        params: ProjectParams,
+        response: { 200: Type.Array(WatchEntry), ...errorResponses() },
+      },
     },
     async (req) => anpr.watchlist(allowedProject(req).project.id),
   );

@@ -28,7 +28,11 @@ export const findKeyRow = (db: PlatformDb, userId: string, id: string) =>
 export async function insertKey(db: PlatformDb, row: ApiKeysTable, projectIds: string[]): Promise<void> {
   await db.kysely.transaction().execute(async (trx) => {
     await trx.insertInto('api_keys').values(row).execute();
-    if (projectIds.length) await trx.insertInto('api_key_projects').values(projectIds.map((project_id) => ({ api_key_id: row.id, project_id }))).execute();
+    if (projectIds.length)
+      await trx
+        .insertInto('api_key_projects')
+        .values(projectIds.map((project_id) => ({ api_key_id: row.id, project_id })))
+        .execute();
   });
 }
 
@@ -37,7 +41,11 @@ export async function updateKey(db: PlatformDb, id: string, set: Partial<ApiKeys
     await trx.updateTable('api_keys').set(set).where('id', '=', id).execute();
     if (projectIds) {
       await trx.deleteFrom('api_key_projects').where('api_key_id', '=', id).execute();
-      if (projectIds.length) await trx.insertInto('api_key_projects').values(projectIds.map((project_id) => ({ api_key_id: id, project_id }))).execute();
+      if (projectIds.length)
+        await trx
+          .insertInto('api_key_projects')
+          .values(projectIds.map((project_id) => ({ api_key_id: id, project_id })))
+          .execute();
     }
   });
 }
@@ -48,7 +56,11 @@ export const deleteKeyRow = (db: PlatformDb, id: string) => db.kysely.deleteFrom
 export async function memberProjectIds(db: PlatformDb, userId: string, exids: string[]): Promise<Map<string, string>> {
   if (exids.length === 0) return new Map();
   const projects = await projectRefsByExids(db, exids);
-  const member = await projectsOfMemberAmong(db, userId, projects.map((p) => p.id));
+  const member = await projectsOfMemberAmong(
+    db,
+    userId,
+    projects.map((p) => p.id),
+  );
   return new Map(projects.filter((p) => member.has(p.id)).map((p) => [p.exid, p.id]));
 }
 
@@ -61,7 +73,8 @@ export const dropProjectFromKeysOf = (db: PlatformDb, userId: string, projectId:
     .execute();
 
 /** Writes one last-used time for several keys at once. */
-export const touchKeys = (db: PlatformDb, ids: string[], at: string) => db.kysely.updateTable('api_keys').set({ last_used_at: at }).where('id', 'in', ids).execute();
+export const touchKeys = (db: PlatformDb, ids: string[], at: string) =>
+  db.kysely.updateTable('api_keys').set({ last_used_at: at }).where('id', 'in', ids).execute();
 
 /** The key with that hash (hex SHA-256 of its value). */
 export const keyByHash = (db: PlatformDb, hash: string) =>
@@ -78,14 +91,21 @@ export const keyRowById = (db: PlatformDb, id: string) => db.kysely.selectFrom('
 export const keyRowByIdOrThrow = (db: PlatformDb, id: string) => db.kysely.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 /** Validity of each of the person's keys (revoked, expiry). */
-export const keyStatesOf = (db: PlatformDb, userId: string) => db.kysely.selectFrom('api_keys').select(['revoked_at', 'expires_at']).where('user_id', '=', userId).execute();
+export const keyStatesOf = (db: PlatformDb, userId: string) =>
+  db.kysely.selectFrom('api_keys').select(['revoked_at', 'expires_at']).where('user_id', '=', userId).execute();
 
 /** Revokes the key. */
-export const revokeKeyRow = (db: PlatformDb, id: string, at: string) => db.kysely.updateTable('api_keys').set({ revoked_at: at, updated_at: at }).where('id', '=', id).execute();
+export const revokeKeyRow = (db: PlatformDb, id: string, at: string) =>
+  db.kysely.updateTable('api_keys').set({ revoked_at: at, updated_at: at }).where('id', '=', id).execute();
 
 /** Revokes every key of the person not already revoked; how many. */
 export async function revokeKeysOf(db: PlatformDb, userId: string, at: string): Promise<number> {
-  const res = await db.kysely.updateTable('api_keys').set({ revoked_at: at, updated_at: at }).where('user_id', '=', userId).where('revoked_at', 'is', null).executeTakeFirst();
+  const res = await db.kysely
+    .updateTable('api_keys')
+    .set({ revoked_at: at, updated_at: at })
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
   return Number(res.numUpdatedRows);
 }
 

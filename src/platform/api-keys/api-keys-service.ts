@@ -29,8 +29,19 @@ export class ApiKeysService {
   ) {}
 
   /** Every change to a key is an audit event: its name and hint, never its value or hash. */
-  private async audited(ctx: AuditContext | undefined, userId: string, action: string, key: { id: string; name: string }, details: Record<string, unknown> = {}) {
-    await this.audit?.record(ctx ?? { ...SYSTEM_CONTEXT, actorUserId: userId }, { action: `api_key.${action}`, subjectUserId: userId, target: { type: 'api_key', id: key.id }, details: { name: key.name, ...details } });
+  private async audited(
+    ctx: AuditContext | undefined,
+    userId: string,
+    action: string,
+    key: { id: string; name: string },
+    details: Record<string, unknown> = {},
+  ) {
+    await this.audit?.record(ctx ?? { ...SYSTEM_CONTEXT, actorUserId: userId }, {
+      action: `api_key.${action}`,
+      subjectUserId: userId,
+      target: { type: 'api_key', id: key.id },
+      details: { name: key.name, ...details },
+    });
   }
 
   private checkExpiry(expiresAt: string, now: number): string {
@@ -100,7 +111,10 @@ export class ApiKeysService {
 
   async list(userId: string): Promise<ApiKeyRecord[]> {
     const rows = await repo.listKeyRows(this.db, userId);
-    const exids = await repo.projectExidsOfKeys(this.db, rows.map((r) => r.id));
+    const exids = await repo.projectExidsOfKeys(
+      this.db,
+      rows.map((r) => r.id),
+    );
     return rows.map((r) => toApiKeyRecord(r, exids.get(r.id) ?? []));
   }
 
@@ -121,7 +135,13 @@ export class ApiKeysService {
     const projectIds = input.projects !== undefined ? await this.checkProjects(userId, input.projects) : undefined;
     await repo.updateKey(this.db, id, set, projectIds);
     this.caches.forget([{ kind: 'key', id }]);
-    await this.audited(ctx, userId, 'edited', { id, name: set.name ?? row.name }, { changed: Object.keys(input).filter((k) => input[k as keyof KeyInput] !== undefined) });
+    await this.audited(
+      ctx,
+      userId,
+      'edited',
+      { id, name: set.name ?? row.name },
+      { changed: Object.keys(input).filter((k) => input[k as keyof KeyInput] !== undefined) },
+    );
     return this.get(userId, id);
   }
 

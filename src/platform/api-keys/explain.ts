@@ -36,7 +36,14 @@ export interface Explanation {
   steps: ExplainStep[];
 }
 
-const STATUS: Record<string, number> = { UNAUTHORIZED: 401, NOT_FOUND: 404, ENDPOINT_CLOSED_TO_KEYS: 403, INSUFFICIENT_SCOPE: 403, PROJECT_NOT_ALLOWED: 403, PERMISSION_DENIED: 403 };
+const STATUS: Record<string, number> = {
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  ENDPOINT_CLOSED_TO_KEYS: 403,
+  INSUFFICIENT_SCOPE: 403,
+  PROJECT_NOT_ALLOWED: 403,
+  PERMISSION_DENIED: 403,
+};
 const SOURCE_WORDS: Record<ProjectSource['from'], string> = {
   'path-project': 'the {exid} in the path',
   'path-camera': 'the project of the {camera_exid} in the path',
@@ -106,7 +113,14 @@ export class AccessExplainer {
 
     let decision = decide({ principal, policy });
     if (policy.access !== 'scoped' || reaching.length === 0) {
-      steps.push({ step: 'endpoint', outcome: policy.access === 'public' ? 'pass' : 'fail', detail: policy.access === 'public' ? 'The endpoint is public: no credential is consulted' : 'The endpoint is closed to API keys (people only, or it declares no scopes)' });
+      steps.push({
+        step: 'endpoint',
+        outcome: policy.access === 'public' ? 'pass' : 'fail',
+        detail:
+          policy.access === 'public'
+            ? 'The endpoint is public: no credential is consulted'
+            : 'The endpoint is closed to API keys (people only, or it declares no scopes)',
+      });
       return done(decision, endpoint);
     }
     steps.push({ step: 'endpoint', outcome: 'pass', detail: `The endpoint is open to keys holding one of: ${reaching.join(', ')}` });
@@ -123,7 +137,11 @@ export class AccessExplainer {
     }
 
     if (decision.outcome !== 'need-project') {
-      steps.push({ step: 'project', outcome: 'not-needed', detail: policy.project ? SOURCE_WORDS[policy.project.from] : 'The endpoint touches no project; it acts as the key’s owner' });
+      steps.push({
+        step: 'project',
+        outcome: 'not-needed',
+        detail: policy.project ? SOURCE_WORDS[policy.project.from] : 'The endpoint touches no project; it acts as the key’s owner',
+      });
       steps.push({ step: 'role', outcome: 'not-needed', detail: 'No project role is needed' });
       return done(decision, endpoint);
     }
@@ -153,5 +171,6 @@ export class AccessExplainer {
 }
 
 export const explainValidation = (input: ExplainRequest): void => {
-  if (!input.path.startsWith('/')) throw new ApiError('VALIDATION_ERROR', 'path: must start with /', { details: [{ field: 'path', message: 'must start with /' }] });
+  if (!input.path.startsWith('/'))
+    throw new ApiError('VALIDATION_ERROR', 'path: must start with /', { details: [{ field: 'path', message: 'must start with /' }] });
 };

@@ -1,6 +1,3 @@
-// API-key management (docs/access-model.md). People only: every /v2/api-keys path is closed to API keys,
-// so a key can never create, edit or regenerate keys.
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../lib/errors.js';
@@ -42,7 +39,15 @@ export const apiKeyRoutes = defineRoutes('api-key-routes', ['apiKeys', 'explaine
 
   app.get(
     '/v2/api-keys/scopes',
-    { config: closed, schema: { tags, operationId: 'listApiKeyScopes', summary: 'The scope catalogue the key editor offers', response: { 200: Type.Array(ScopeEntry), ...errorResponses() } } },
+    {
+      config: closed,
+      schema: {
+        tags,
+        operationId: 'listApiKeyScopes',
+        summary: 'The scope catalogue the key editor offers',
+        response: { 200: Type.Array(ScopeEntry), ...errorResponses() },
+      },
+    },
     async () => SCOPE_CATALOGUE.map((s) => ({ ...s })),
   );
 
@@ -50,14 +55,23 @@ export const apiKeyRoutes = defineRoutes('api-key-routes', ['apiKeys', 'explaine
     '/v2/api-keys',
     {
       config: ownerOnly,
-      schema: { tags, operationId: 'createApiKey', summary: 'Create a key; the value is shown this once', body: CreateBody, response: { 201: ApiKeyWithValue, ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'createApiKey',
+        summary: 'Create a key; the value is shown this once',
+        body: CreateBody,
+        response: { 201: ApiKeyWithValue, ...errorResponses() },
+      },
     },
     async (req, reply) => reply.code(201).send(await keys.create(personOf(req), req.body, auditContext(req))),
   );
 
   app.get(
     '/v2/api-keys',
-    { config: closed, schema: { tags, operationId: 'listApiKeys', summary: 'The caller’s keys', response: { 200: Type.Array(ApiKeyRecord), ...errorResponses() } } },
+    {
+      config: closed,
+      schema: { tags, operationId: 'listApiKeys', summary: 'The caller’s keys', response: { 200: Type.Array(ApiKeyRecord), ...errorResponses() } },
+    },
     async (req) => keys.list(personOf(req)),
   );
 
@@ -71,7 +85,14 @@ export const apiKeyRoutes = defineRoutes('api-key-routes', ['apiKeys', 'explaine
     '/v2/api-keys/:id',
     {
       config: ownerOnly,
-      schema: { tags, operationId: 'editApiKey', summary: 'Edit a valid key (expired and revoked keys cannot be edited)', params: KeyId, body: EditBody, response: { 200: ApiKeyRecord, ...errorResponses(409) } },
+      schema: {
+        tags,
+        operationId: 'editApiKey',
+        summary: 'Edit a valid key (expired and revoked keys cannot be edited)',
+        params: KeyId,
+        body: EditBody,
+        response: { 200: ApiKeyRecord, ...errorResponses(409) },
+      },
     },
     async (req) => keys.edit(personOf(req), req.params.id, req.body, auditContext(req)),
   );
@@ -80,14 +101,23 @@ export const apiKeyRoutes = defineRoutes('api-key-routes', ['apiKeys', 'explaine
     '/v2/api-keys/:id/regenerate',
     {
       config: ownerOnly,
-      schema: { tags, operationId: 'regenerateApiKey', summary: 'New value for a valid key; the old value stops working at once', params: KeyId, response: { 200: ApiKeyWithValue, ...errorResponses(409) } },
+      schema: {
+        tags,
+        operationId: 'regenerateApiKey',
+        summary: 'New value for a valid key; the old value stops working at once',
+        params: KeyId,
+        response: { 200: ApiKeyWithValue, ...errorResponses(409) },
+      },
     },
     async (req) => keys.regenerate(personOf(req), req.params.id, auditContext(req)),
   );
 
   app.post(
     '/v2/api-keys/:id/revoke',
-    { config: closed, schema: { tags, operationId: 'revokeApiKey', summary: 'Revoke a key for good', params: KeyId, response: { 200: ApiKeyRecord, ...errorResponses() } } },
+    {
+      config: closed,
+      schema: { tags, operationId: 'revokeApiKey', summary: 'Revoke a key for good', params: KeyId, response: { 200: ApiKeyRecord, ...errorResponses() } },
+    },
     async (req) => keys.revoke(personOf(req), req.params.id, auditContext(req)),
   );
 
@@ -103,8 +133,14 @@ export const apiKeyRoutes = defineRoutes('api-key-routes', ['apiKeys', 'explaine
         body: Type.Object(
           {
             method: Type.Unsafe<string>({ type: 'string', enum: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'get', 'post', 'put', 'patch', 'delete'] }),
-            path: Type.String({ minLength: 1, maxLength: 2000, description: 'The path, with any query string, e.g. /v2/cameras/{camera_exid}/ptz/status filled in' }),
-            project_exid: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The body’s project, for endpoints that take it from the body' })),
+            path: Type.String({
+              minLength: 1,
+              maxLength: 2000,
+              description: 'The path, with any query string, e.g. /v2/cameras/{camera_exid}/ptz/status filled in',
+            }),
+            project_exid: Type.Optional(
+              Type.String({ minLength: 1, maxLength: 64, description: 'The body’s project, for endpoints that take it from the body' }),
+            ),
           },
           { additionalProperties: false },
         ),
@@ -114,7 +150,10 @@ export const apiKeyRoutes = defineRoutes('api-key-routes', ['apiKeys', 'explaine
             status: Type.Integer(),
             code: Type.Union([Type.String(), Type.Null()]),
             message: Type.String(),
-            endpoint: Type.Union([Type.Object({ method: Type.String(), path: Type.String(), access: Type.String(), scopes: Type.Array(Type.String()) }), Type.Null()]),
+            endpoint: Type.Union([
+              Type.Object({ method: Type.String(), path: Type.String(), access: Type.String(), scopes: Type.Array(Type.String()) }),
+              Type.Null(),
+            ]),
             steps: Type.Array(Type.Object({ step: Type.String(), outcome: Type.String(), detail: Type.String() })),
           }),
           ...errorResponses(),

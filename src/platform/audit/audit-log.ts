@@ -33,7 +33,6 @@ export function auditContext(req: FastifyRequest): AuditContext {
   };
 }
 
-
 export interface AuditEvent {
   action: string;
   outcome?: AuditOutcome;
@@ -71,7 +70,10 @@ const toRecord = (r: AuditEventsTable): AuditRecord => ({ ...r, details: JSON.pa
 /** Key refusals are sampled: per key and refusal code, one event per window, with the count of the rest. */
 export class RefusalSampler {
   private readonly windows = new Map<string, { start: number; suppressed: number }>();
-  constructor(private readonly windowMs = 60_000, private readonly limit = 10_000) {}
+  constructor(
+    private readonly windowMs = 60_000,
+    private readonly limit = 10_000,
+  ) {}
 
   /** Whether to write this refusal now, and how many were left out since the last one written. */
   take(key: string, now = Date.now()): { write: boolean; suppressed: number } {

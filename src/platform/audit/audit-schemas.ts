@@ -8,7 +8,9 @@ import type { AuditQuery } from './audit-log.js';
 import type { AuditOutcome } from './audit-tables.js';
 
 export const AuditQueryString = {
-  action: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z_]+(\\.[a-z_]+|\\.\\*)?$', description: 'An action (auth.login), or a family (auth.*)' })),
+  action: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z_]+(\\.[a-z_]+|\\.\\*)?$', description: 'An action (auth.login), or a family (auth.*)' }),
+  ),
   outcome: Type.Optional(StringEnum(['success', 'failure', 'refused'])),
   target_type: Type.Optional(Type.String({ minLength: 1, maxLength: 32 })),
   target_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),

@@ -1,6 +1,3 @@
-// A person's own audit events: what they did and what was done to their account (by admins,
-// impersonators or their keys). People only: not in the scope map, so API keys are refused.
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { peopleOnly } from '../access/policy.js';

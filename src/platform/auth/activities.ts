@@ -8,7 +8,6 @@ import { auditContext, type AuditLog } from '../audit/audit-log.js';
 import type { ActivityAction } from './auth-tables.js';
 import { insertActivity } from './sessions-repository.js';
 
-
 const AUDIT: Record<ActivityAction, { action: string; outcome: 'success' | 'failure' }> = {
   login: { action: 'auth.login', outcome: 'success' },
   login_failed: { action: 'auth.login', outcome: 'failure' },
@@ -16,7 +15,14 @@ const AUDIT: Record<ActivityAction, { action: string; outcome: 'success' | 'fail
   session_revoked: { action: 'auth.session_revoked', outcome: 'success' },
 };
 
-export async function logActivity({ db, audit }: { db: PlatformDb; audit: AuditLog }, req: FastifyRequest, userId: string, action: ActivityAction, sessionId: string | null, details: Record<string, unknown> = {}): Promise<void> {
+export async function logActivity(
+  { db, audit }: { db: PlatformDb; audit: AuditLog },
+  req: FastifyRequest,
+  userId: string,
+  action: ActivityAction,
+  sessionId: string | null,
+  details: Record<string, unknown> = {},
+): Promise<void> {
   const ua = req.headers['user-agent'];
   await insertActivity(db, {
     id: newId(),

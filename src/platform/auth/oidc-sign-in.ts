@@ -105,7 +105,13 @@ export class OidcSignIn {
    * `browserState` the state cookie set by `begin` (login CSRF: the callback must come back to the
    * browser that started it).
    */
-  async complete(ctx: AuditContext, id: string, query: string, browserState: string | undefined, client: { ip?: string; userAgent?: string }): Promise<{ user: UserRecord; token: string; sessionId: string }> {
+  async complete(
+    ctx: AuditContext,
+    id: string,
+    query: string,
+    browserState: string | undefined,
+    client: { ip?: string; userAgent?: string },
+  ): Promise<{ user: UserRecord; token: string; sessionId: string }> {
     const p = this.provider(id);
     const params = new URLSearchParams(query);
     const state = params.get('state');
@@ -122,13 +128,22 @@ export class OidcSignIn {
       return status;
     };
     const error = params.get('error');
-    if (error) throw await failed(`provider answered ${error}`, new ApiError('UNAUTHORIZED', `The provider refused the sign-in: ${error}`, { headers: { 'www-authenticate': 'Bearer realm="overlook"' } }));
+    if (error)
+      throw await failed(
+        `provider answered ${error}`,
+        new ApiError('UNAUTHORIZED', `The provider refused the sign-in: ${error}`, { headers: { 'www-authenticate': 'Bearer realm="overlook"' } }),
+      );
 
     const config = await this.configuration(p);
     let claims: oidc.IDToken | undefined;
     try {
       const current = new URL(`${this.redirectUri(p.id)}?${params.toString()}`);
-      const tokens = await oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: row.code_verifier, expectedState: state, expectedNonce: row.nonce, idTokenExpected: true });
+      const tokens = await oidc.authorizationCodeGrant(config, current, {
+        pkceCodeVerifier: row.code_verifier,
+        expectedState: state,
+        expectedNonce: row.nonce,
+        idTokenExpected: true,
+      });
       claims = tokens.claims();
       // Providers that keep the e-mail out of the ID token give it at the UserInfo endpoint
       // (openid-client checks its `sub` is the ID token's).
@@ -138,11 +153,17 @@ export class OidcSignIn {
       }
     } catch (err) {
       if (err instanceof oidc.ResponseBodyError || err instanceof oidc.AuthorizationResponseError) {
-        throw await failed(`code exchange refused: ${err.error}`, new ApiError('UNAUTHORIZED', `The provider refused the sign-in: ${err.error}`, { headers: { 'www-authenticate': 'Bearer realm="overlook"' } }));
+        throw await failed(
+          `code exchange refused: ${err.error}`,
+          new ApiError('UNAUTHORIZED', `The provider refused the sign-in: ${err.error}`, { headers: { 'www-authenticate': 'Bearer realm="overlook"' } }),
+        );
       }
       const code = (err as { code?: string }).code ?? '';
       if (code.startsWith('OAUTH_') && !/TIMEOUT|FETCH|NETWORK/.test(code)) {
-        throw await failed(`response rejected: ${code}`, new ApiError('UNAUTHORIZED', `The provider's answer was rejected (${code})`, { headers: { 'www-authenticate': 'Bearer realm="overlook"' } }));
+        throw await failed(
+          `response rejected: ${code}`,
+          new ApiError('UNAUTHORIZED', `The provider's answer was rejected (${code})`, { headers: { 'www-authenticate': 'Bearer realm="overlook"' } }),
+        );
       }
       throw await failed('provider unreachable', new ApiError('BAD_GATEWAY', `The sign-in provider ${p.id} could not be reached`));
     }
@@ -165,7 +186,10 @@ export class OidcSignIn {
     }
     const email = typeof claims.email === 'string' ? normaliseEmail(claims.email) : '';
     if (!email || claims.email_verified !== true) {
-      throw await failed('e-mail not verified', new ApiError('PERMISSION_DENIED', 'The provider did not confirm a verified e-mail address, so the account cannot be linked'));
+      throw await failed(
+        'e-mail not verified',
+        new ApiError('PERMISSION_DENIED', 'The provider did not confirm a verified e-mail address, so the account cannot be linked'),
+      );
     }
     let user = await findUserByEmail(this.db, email);
     if (!user) {
@@ -180,12 +204,15 @@ export class OidcSignIn {
       user = (await findUserByEmail(this.db, email))!;
     }
     await identities.insertIdentity(this.db, { provider: p.id, subject: claims.sub, user_id: user.id, email, created_at: now, last_login_at: now });
-    await this.audit.record({ ...ctx, actorUserId: user.id }, {
-      action: 'auth.identity_linked',
-      subjectUserId: user.id,
-      target: { type: 'identity', id: `${p.id}:${claims.sub}` },
-      details: { provider: p.id, email },
-    });
+    await this.audit.record(
+      { ...ctx, actorUserId: user.id },
+      {
+        action: 'auth.identity_linked',
+        subjectUserId: user.id,
+        target: { type: 'identity', id: `${p.id}:${claims.sub}` },
+        details: { provider: p.id, email },
+      },
+    );
     return user;
   }
 }

@@ -1,7 +1,7 @@
 // The provider sign-in itself (provider logins are closed to API keys: docs/access-model.md). Both steps are
 // reached by a browser that is not signed in yet, so they let anonymous callers in; a valid API key
 // sent here is still refused (403 ENDPOINT_CLOSED_TO_KEYS) by the access layer.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { peopleOnly } from '../access/policy.js';

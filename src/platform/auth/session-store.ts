@@ -50,7 +50,13 @@ export class SessionStore {
     this.sessions = caches.create('auth.sessions', {
       max: 10_000,
       ttlMs: SESSION_TTL_MS,
-      facts: (sid, s) => (s ? [{ kind: 'session', id: sid }, { kind: 'user', id: s.userId }] : [{ kind: 'session', id: sid }]),
+      facts: (sid, s) =>
+        s
+          ? [
+              { kind: 'session', id: sid },
+              { kind: 'user', id: s.userId },
+            ]
+          : [{ kind: 'session', id: sid }],
     });
     this.lastSeen = new WriteBehind(
       async (entries) => {

@@ -127,7 +127,8 @@ export class BimCapturesService {
     const now = new Date().toISOString();
     if (input.id !== undefined) {
       if (input.requested_for !== undefined) throw validation('requested_for', 'cannot change; create a new request instead');
-      if (input.status === undefined && input.message === undefined && input.note === undefined) throw validation('status', 'is required to report on a request');
+      if (input.status === undefined && input.message === undefined && input.note === undefined)
+        throw validation('status', 'is required to report on a request');
       const row = await this.openRequest(cameraId, input.id);
       const patch = { status: input.status ?? row.status, message: input.message ?? row.message, note: input.note ?? row.note, updated_at: now };
       await repo.updatePending(this.db, row.id, patch);

@@ -38,7 +38,8 @@ export async function checkBimImage(text: string, field: string, limits: BimConf
     throw validation(field, `is not an image (accepted: ${types})`);
   }
   const format = meta.format as string;
-  if (!(limits.imageFormats as string[]).includes(format)) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `${field}: ${format} images are not accepted (accepted: ${types}; OVERLOOK_BIM_IMAGE_TYPES)`);
+  if (!(limits.imageFormats as string[]).includes(format))
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `${field}: ${format} images are not accepted (accepted: ${types}; OVERLOOK_BIM_IMAGE_TYPES)`);
   const width = meta.width ?? 0;
   const height = meta.height ?? 0;
   if (width < 1 || height < 1) throw validation(field, 'has no size');
@@ -59,7 +60,8 @@ export async function checkBimImage(text: string, field: string, limits: BimConf
   return { bytes, format: f, contentType: CONTENT_TYPES[f], extension: EXTENSIONS[f], width, height, hasAlpha: !!meta.hasAlpha };
 }
 
-const tooLarge = (field: string, max: number) => new ApiError('PAYLOAD_TOO_LARGE', `${field}: the image must be at most ${max} bytes (OVERLOOK_BIM_IMAGE_MAX_BYTES)`);
+const tooLarge = (field: string, max: number) =>
+  new ApiError('PAYLOAD_TOO_LARGE', `${field}: the image must be at most ${max} bytes (OVERLOOK_BIM_IMAGE_MAX_BYTES)`);
 
 /**
  * The request body limit of the upload routes: the largest image as base64 (4/3 of its bytes) plus room

@@ -38,7 +38,13 @@ function fields(input: LayerInput) {
   return { name, opacity: input.opacity ?? 1, z_index: input.z_index ?? 0, visible: input.visible === false ? 0 : 1, from_date: from, to_date: to };
 }
 
-const imageFields = (image: CheckedImage) => ({ content_type: image.contentType, width: image.width, height: image.height, size: image.bytes.length, has_alpha: image.hasAlpha ? 1 : 0 });
+const imageFields = (image: CheckedImage) => ({
+  content_type: image.contentType,
+  width: image.width,
+  height: image.height,
+  size: image.bytes.length,
+  has_alpha: image.hasAlpha ? 1 : 0,
+});
 
 export class BimLayersService {
   constructor(private readonly ctx: BimContext) {}
@@ -47,7 +53,9 @@ export class BimLayersService {
     const cameraId = await cameraIdOf(this.ctx, exid);
     const at = q.date === undefined ? undefined : bimInstant(q.date, 'date');
     const rows = (await repo.listLayers(this.ctx.db, cameraId)).filter(
-      (r) => (q.visible === undefined || (Number(r.visible) === 1) === q.visible) && (!at || ((!r.from_date || r.from_date <= at) && (!r.to_date || at <= r.to_date))),
+      (r) =>
+        (q.visible === undefined || (Number(r.visible) === 1) === q.visible) &&
+        (!at || ((!r.from_date || r.from_date <= at) && (!r.to_date || at <= r.to_date))),
     );
     return { data: rows.map((r) => toLayer(exid, r)) };
   }
@@ -59,7 +67,16 @@ export class BimLayersService {
     const image = await checkBimImage(input.image, 'image', this.ctx.limits);
     const now = new Date().toISOString();
     const id = newId();
-    const row = { id, camera_id: cameraId, ...f, ...imageFields(image), image_key: layerKey(cameraId, id, image.extension), created_by: userId, created_at: now, updated_at: now };
+    const row = {
+      id,
+      camera_id: cameraId,
+      ...f,
+      ...imageFields(image),
+      image_key: layerKey(cameraId, id, image.extension),
+      created_by: userId,
+      created_at: now,
+      updated_at: now,
+    };
     await storeThenWrite(this.ctx, row.image_key, image.bytes, image.contentType, () => repo.insertLayer(this.ctx.db, row));
     return toLayer(exid, row);
   }
@@ -82,7 +99,16 @@ export class BimLayersService {
     const f = fields(input);
     const now = new Date().toISOString();
     if (input.image === undefined) {
-      const patch = { ...f, content_type: row.content_type, width: row.width, height: row.height, size: row.size, has_alpha: row.has_alpha, image_key: row.image_key, updated_at: now };
+      const patch = {
+        ...f,
+        content_type: row.content_type,
+        width: row.width,
+        height: row.height,
+        size: row.size,
+        has_alpha: row.has_alpha,
+        image_key: row.image_key,
+        updated_at: now,
+      };
       await repo.replaceLayer(this.ctx.db, id, patch);
       return toLayer(exid, { ...row, ...patch });
     }

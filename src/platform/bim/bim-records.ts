@@ -1,9 +1,15 @@
 // The JSON shapes of BIM captures, pending renders, camera parameters and layers, and how rows become
 // them. Images are never inlined: each record carries the URL that serves its bytes.
 import { Type, type Static } from 'typebox';
-import { PENDING_STATUSES, type BimCameraParametersTable, type BimCapturesTable, type BimLayersTable, type BimPendingTable, type PendingStatus } from './bim-tables.js';
+import {
+  PENDING_STATUSES,
+  type BimCameraParametersTable,
+  type BimCapturesTable,
+  type BimLayersTable,
+  type BimPendingTable,
+  type PendingStatus,
+} from './bim-tables.js';
 import { Nullable, StringEnum } from '../../lib/http/schemas.js';
-
 
 const Instant = Type.String({ format: 'date-time' });
 

@@ -43,7 +43,8 @@ export const insertPending = (db: PlatformDb, row: BimPendingTable) => db.kysely
 export const pendingById = (db: PlatformDb, cameraId: string, id: string) =>
   db.kysely.selectFrom('bim_pending').selectAll().where('camera_id', '=', cameraId).where('id', '=', id).executeTakeFirst();
 
-export const updatePending = (db: PlatformDb, id: string, patch: Partial<BimPendingTable>) => db.kysely.updateTable('bim_pending').set(patch).where('id', '=', id).execute();
+export const updatePending = (db: PlatformDb, id: string, patch: Partial<BimPendingTable>) =>
+  db.kysely.updateTable('bim_pending').set(patch).where('id', '=', id).execute();
 
 export function listPending(db: PlatformDb, cameraId: string, statuses: readonly PendingStatus[]) {
   return db.kysely
@@ -58,12 +59,17 @@ export function listPending(db: PlatformDb, cameraId: string, statuses: readonly
 }
 
 // Camera parameters.
-export const parametersOf = (db: PlatformDb, cameraId: string) => db.kysely.selectFrom('bim_camera_parameters').selectAll().where('camera_id', '=', cameraId).executeTakeFirst();
+export const parametersOf = (db: PlatformDb, cameraId: string) =>
+  db.kysely.selectFrom('bim_camera_parameters').selectAll().where('camera_id', '=', cameraId).executeTakeFirst();
 
 export async function saveParameters(db: PlatformDb, row: BimCameraParametersTable): Promise<void> {
   const { camera_id: _id, ...rest } = row;
   void _id;
-  await db.kysely.insertInto('bim_camera_parameters').values(row).onConflict((oc) => oc.column('camera_id').doUpdateSet(rest)).execute();
+  await db.kysely
+    .insertInto('bim_camera_parameters')
+    .values(row)
+    .onConflict((oc) => oc.column('camera_id').doUpdateSet(rest))
+    .execute();
 }
 
 // Layers.

@@ -1,10 +1,3 @@
-// BIM routes (project:bim, 13 operations): viewers read, editors write.
-//   Captures   GET/POST …/bim, GET …/bim/{datetime} (nearest; JSON or the image), DELETE …/bim/{capture_id}
-//   Pending    GET/POST …/bim/pending
-//   Parameters GET/POST …/bim/camera-parameters
-//   Layers     GET/POST …/layers, GET/PUT/DELETE …/layers/{id} (GET: JSON or the image)
-// Images travel as base64 in JSON; the upload routes raise the body limit to fit OVERLOOK_BIM_IMAGE_MAX_BYTES.
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromPathCamera, scoped } from '../access/policy.js';
@@ -45,7 +38,10 @@ const UploadBody = Type.Object(
   },
   { additionalProperties: false, description: 'captured_at is required unless pending_id names the request this render answers (its date is used)' },
 );
-const PendingQuery = Type.Object({ status: Type.Optional(StringEnum([...PENDING_STATUSES, 'all'], { description: 'Default: pending, processing and failed' })) }, { additionalProperties: false });
+const PendingQuery = Type.Object(
+  { status: Type.Optional(StringEnum([...PENDING_STATUSES, 'all'], { description: 'Default: pending, processing and failed' })) },
+  { additionalProperties: false },
+);
 const PendingBody = Type.Object(
   {
     id: Type.Optional(Id),
@@ -54,7 +50,10 @@ const PendingBody = Type.Object(
     status: Type.Optional(StringEnum(['pending', 'processing', 'failed'])),
     message: Type.Optional(Type.String({ maxLength: 2000 })),
   },
-  { additionalProperties: false, description: 'Without id: a new request for requested_for (201). With id: a progress report (status, message) on that request (200).' },
+  {
+    additionalProperties: false,
+    description: 'Without id: a new request for requested_for (201). With id: a progress report (status, message) on that request (200).',
+  },
 );
 const LayerBody = (imageRequired: boolean) =>
   Type.Object(
@@ -91,7 +90,14 @@ export const bimRoutes = defineRoutes('bim-routes', ['bim', 'config'], async (fa
     '/v2/cameras/:camera_exid/bim',
     {
       config: { access: read },
-      schema: { tags, operationId: 'listBimCaptures', summary: 'BIM captures of a camera (model renders by date), paginated', params: CameraParams, querystring: CaptureListQuery, response: { 200: Type.Object({ meta: PageMeta, data: Type.Array(BimCapture) }), ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'listBimCaptures',
+        summary: 'BIM captures of a camera (model renders by date), paginated',
+        params: CameraParams,
+        querystring: CaptureListQuery,
+        response: { 200: Type.Object({ meta: PageMeta, data: Type.Array(BimCapture) }), ...errorResponses() },
+      },
     },
     async (req) => captures.list(req.params.camera_exid, req.query),
   );
@@ -101,7 +107,14 @@ export const bimRoutes = defineRoutes('bim-routes', ['bim', 'config'], async (fa
     {
       bodyLimit,
       config: { access: write },
-      schema: { tags, operationId: 'uploadBimCapture', summary: 'Upload a BIM render for a date (one per date)', params: CameraParams, body: UploadBody, response: { 201: BimCapture, ...errorResponses(409, 415) } },
+      schema: {
+        tags,
+        operationId: 'uploadBimCapture',
+        summary: 'Upload a BIM render for a date (one per date)',
+        params: CameraParams,
+        body: UploadBody,
+        response: { 201: BimCapture, ...errorResponses(409, 415) },
+      },
     },
     async (req, reply) => reply.code(201).send(await captures.upload(req.params.camera_exid, actingUserId(req), req.body)),
   );
@@ -110,7 +123,14 @@ export const bimRoutes = defineRoutes('bim-routes', ['bim', 'config'], async (fa
     '/v2/cameras/:camera_exid/bim/pending',
     {
       config: { access: read },
-      schema: { tags, operationId: 'listBimPending', summary: 'BIM renders requested and not made yet, with their status', params: CameraParams, querystring: PendingQuery, response: { 200: Type.Object({ data: Type.Array(BimPending) }), ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'listBimPending',
+        summary: 'BIM renders requested and not made yet, with their status',
+        params: CameraParams,
+        querystring: PendingQuery,
+        response: { 200: Type.Object({ data: Type.Array(BimPending) }), ...errorResponses() },
+      },
     },
     async (req) => captures.listPending(req.params.camera_exid, req.query.status),
   );
@@ -119,7 +139,14 @@ export const bimRoutes = defineRoutes('bim-routes', ['bim', 'config'], async (fa
     '/v2/cameras/:camera_exid/bim/pending',
     {
       config: { access: write },
-      schema: { tags, operationId: 'saveBimPending', summary: 'Request a BIM render for a date, or report a request’s progress', params: CameraParams, body: PendingBody, response: { 200: BimPending, 201: BimPending, ...errorResponses(409) } },
+      schema: {
+        tags,
+        operationId: 'saveBimPending',
+        summary: 'Request a BIM render for a date, or report a request’s progress',
+        params: CameraParams,
+        body: PendingBody,
+        response: { 200: BimPending, 201: BimPending, ...errorResponses(409) },
+      },
     },
     async (req, reply) => {
       const { created, pending } = await captures.savePending(req.params.camera_exid, actingUserId(req), req.body);
@@ -131,7 +158,13 @@ export const bimRoutes = defineRoutes('bim-routes', ['bim', 'config'], async (fa
     '/v2/cameras/:camera_exid/bim/camera-parameters',
     {
       config: { access: read },
-      schema: { tags, operationId: 'getBimCameraParameters', summary: 'The camera’s pose and lens for the BIM overlay', params: CameraParams, response: { 200: CameraParameters, ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'getBimCameraParameters',
+        summary: 'The camera’s pose and lens for the BIM overlay',
+        params: CameraParams,
+        response: { 200: CameraParameters, ...errorResponses() },
+      },
     },
     async (req) => captures.parameters(req.params.camera_exid),
   );
@@ -140,7 +173,14 @@ export const bimRoutes = defineRoutes('bim-routes', ['bim', 'config'], async (fa
     '/v2/cameras/:camera_exid/bim/camera-parameters',
     {
       config: { access: write },
-      schema: { tags, operationId: 'setBimCameraParameters', summary: 'Set the camera’s pose and lens for the BIM overlay (replaces them)', params: CameraParams, body: CameraParametersBody, response: { 200: CameraParameters, ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'setBimCameraParameters',
+        summary: 'Set the camera’s pose and lens for the BIM overlay (replaces them)',
+        params: CameraParams,
+        body: CameraParametersBody,
+        response: { 200: CameraParameters, ...errorResponses() },
+      },
     },
     async (req) => captures.setParameters(req.params.camera_exid, actingUserId(req), req.body),
   );
@@ -171,7 +211,13 @@ export const bimRoutes = defineRoutes('bim-routes', ['bim', 'config'], async (fa
     '/v2/cameras/:camera_exid/bim/:capture_id',
     {
       config: { access: write },
-      schema: { tags, operationId: 'deleteBimCapture', summary: 'Delete a BIM capture and its image', params: Type.Object({ camera_exid: CameraExid, capture_id: Id }), response: { 204: Type.Null(), ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'deleteBimCapture',
+        summary: 'Delete a BIM capture and its image',
+        params: Type.Object({ camera_exid: CameraExid, capture_id: Id }),
+        response: { 204: Type.Null(), ...errorResponses() },
+      },
     },
     async (req, reply) => {
       await captures.remove(req.params.camera_exid, req.params.capture_id);
@@ -183,7 +229,14 @@ export const bimRoutes = defineRoutes('bim-routes', ['bim', 'config'], async (fa
     '/v2/cameras/:camera_exid/layers',
     {
       config: { access: read },
-      schema: { tags, operationId: 'listBimLayers', summary: 'Overlay layers of a camera, in drawing order (z_index)', params: CameraParams, querystring: LayerListQuery, response: { 200: Type.Object({ data: Type.Array(BimLayer) }), ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'listBimLayers',
+        summary: 'Overlay layers of a camera, in drawing order (z_index)',
+        params: CameraParams,
+        querystring: LayerListQuery,
+        response: { 200: Type.Object({ data: Type.Array(BimLayer) }), ...errorResponses() },
+      },
     },
     async (req) => layers.list(req.params.camera_exid, req.query),
   );
@@ -193,7 +246,14 @@ export const bimRoutes = defineRoutes('bim-routes', ['bim', 'config'], async (fa
     {
       bodyLimit,
       config: { access: write },
-      schema: { tags, operationId: 'createBimLayer', summary: 'Add an overlay layer (an image with opacity, order, visibility, dates)', params: CameraParams, body: LayerBody(true), response: { 201: BimLayer, ...errorResponses(415) } },
+      schema: {
+        tags,
+        operationId: 'createBimLayer',
+        summary: 'Add an overlay layer (an image with opacity, order, visibility, dates)',
+        params: CameraParams,
+        body: LayerBody(true),
+        response: { 201: BimLayer, ...errorResponses(415) },
+      },
     },
     async (req, reply) => reply.code(201).send(await layers.create(req.params.camera_exid, actingUserId(req), req.body)),
   );
@@ -223,7 +283,14 @@ export const bimRoutes = defineRoutes('bim-routes', ['bim', 'config'], async (fa
     {
       bodyLimit,
       config: { access: write },
-      schema: { tags, operationId: 'replaceBimLayer', summary: 'Replace an overlay layer (every field; leave image out to keep the current one)', params: LayerParams, body: LayerBody(false), response: { 200: BimLayer, ...errorResponses(415) } },
+      schema: {
+        tags,
+        operationId: 'replaceBimLayer',
+        summary: 'Replace an overlay layer (every field; leave image out to keep the current one)',
+        params: LayerParams,
+        body: LayerBody(false),
+        response: { 200: BimLayer, ...errorResponses(415) },
+      },
     },
     async (req) => layers.replace(req.params.camera_exid, req.params.id, req.body),
   );
@@ -232,7 +299,13 @@ export const bimRoutes = defineRoutes('bim-routes', ['bim', 'config'], async (fa
     '/v2/cameras/:camera_exid/layers/:id',
     {
       config: { access: write },
-      schema: { tags, operationId: 'deleteBimLayer', summary: 'Delete an overlay layer and its image', params: LayerParams, response: { 204: Type.Null(), ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'deleteBimLayer',
+        summary: 'Delete an overlay layer and its image',
+        params: LayerParams,
+        response: { 204: Type.Null(), ...errorResponses() },
+      },
     },
     async (req, reply) => {
       await layers.remove(req.params.camera_exid, req.params.id);

@@ -16,7 +16,12 @@ export interface ReadingFilter {
 /** At most one reading a minute per camera, so frequent health checks do not flood the table. */
 export async function recordReading(db: PlatformDb, cameraId: string, at: Date, voltage: number, percentage: number | null): Promise<boolean> {
   const since = new Date(at.getTime() - 60_000).toISOString();
-  const recent = await db.kysely.selectFrom('battery_readings').select('id').where('camera_id', '=', cameraId).where('recorded_at', '>', since).executeTakeFirst();
+  const recent = await db.kysely
+    .selectFrom('battery_readings')
+    .select('id')
+    .where('camera_id', '=', cameraId)
+    .where('recorded_at', '>', since)
+    .executeTakeFirst();
   if (recent) return false;
   await db.kysely.insertInto('battery_readings').values({ id: newId(), camera_id: cameraId, voltage, percentage, recorded_at: at.toISOString() }).execute();
   return true;
@@ -74,7 +79,12 @@ export async function voltageSummary(db: PlatformDb, cameraId: string, range: { 
     .execute();
   const latest = await q.select(['voltage', 'percentage', 'recorded_at']).orderBy('recorded_at', 'desc').executeTakeFirst();
   const all = await q
-    .select((eb) => [eb.fn.min<number>('voltage').as('min'), eb.fn.max<number>('voltage').as('max'), eb.fn.avg<number>('voltage').as('avg'), eb.fn.countAll<number>().as('count')])
+    .select((eb) => [
+      eb.fn.min<number>('voltage').as('min'),
+      eb.fn.max<number>('voltage').as('max'),
+      eb.fn.avg<number>('voltage').as('avg'),
+      eb.fn.countAll<number>().as('count'),
+    ])
     .executeTakeFirstOrThrow();
   const round = (v: unknown) => (v === null || v === undefined ? null : Number(Number(v).toFixed(3)));
   return {
@@ -83,6 +93,12 @@ export async function voltageSummary(db: PlatformDb, cameraId: string, range: { 
     max_voltage: round(all.max),
     avg_voltage: round(all.avg),
     latest: latest ?? null,
-    days: days.map((d) => ({ day: d.day, min_voltage: round(d.min_voltage)!, max_voltage: round(d.max_voltage)!, avg_voltage: round(d.avg_voltage)!, count: Number(d.count) })),
+    days: days.map((d) => ({
+      day: d.day,
+      min_voltage: round(d.min_voltage)!,
+      max_voltage: round(d.max_voltage)!,
+      avg_voltage: round(d.avg_voltage)!,
+      count: Number(d.count),
+    })),
   };
 }

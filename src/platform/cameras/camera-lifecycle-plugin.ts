@@ -20,6 +20,9 @@ export const cameraLifecycleFeature = defineFeature({
   offers: ['cameraTeardown', 'cameraSettings'],
   build: ({ db, cameras, connections, liveView, recordingSettings, audit, deletionHooks, caches }) => {
     const cameraTeardown = new CameraTeardown({ liveView });
-    return { cameraTeardown, cameraSettings: new CameraSettingsService(db, cameras, connections, recordingSettings, audit, deletionHooks, cameraTeardown, caches) };
+    return {
+      cameraTeardown,
+      cameraSettings: new CameraSettingsService(db, cameras, connections, recordingSettings, audit, deletionHooks, cameraTeardown, caches),
+    };
   },
 });

@@ -1,8 +1,3 @@
-// Camera settings (project:settings, docs/settings.md): what a project's admins change about a camera, and its
-// deletion. Connection credentials are write-only: the settings show the URLs, the user name and
-// whether a password is set, never the password. Cloud recording settings go through the recordings'
-// own service (the same one the people-only `/cloud-recordings` endpoints use).
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromPathCamera, scoped, type Role } from '../access/policy.js';
@@ -22,7 +17,9 @@ const ConnectionBody = Type.Object(
     rtsp_url: Url('rtsp(s) URL of the stream, without credentials'),
     onvif_url: Url('http(s) URL of the ONVIF device service'),
     username: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200 }))),
-    password: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 200, description: 'Write-only. Left out: the stored one is kept (same username); null clears it' }))),
+    password: Type.Optional(
+      Nullable(Type.String({ minLength: 1, maxLength: 200, description: 'Write-only. Left out: the stored one is kept (same username); null clears it' })),
+    ),
   },
   { additionalProperties: false },
 );
@@ -45,7 +42,13 @@ export const cameraSettingsRoutes = defineRoutes('camera-settings-routes', ['cam
     '/v2/cameras/:camera_exid/settings',
     {
       config: settings('admin'),
-      schema: { tags, operationId: 'getCameraSettings', summary: 'Every setting of the camera, with its connection (never the password) and recording', params: Params, response: { 200: CameraSettings, ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'getCameraSettings',
+        summary: 'Every setting of the camera, with its connection (never the password) and recording',
+        params: Params,
+        response: { 200: CameraSettings, ...errorResponses() },
+      },
     },
     async (req) => cameraSettings.get(exid(req)),
   );
@@ -54,7 +57,14 @@ export const cameraSettingsRoutes = defineRoutes('camera-settings-routes', ['cam
     '/v2/cameras/:camera_exid/settings',
     {
       config: settings('admin'),
-      schema: { tags, operationId: 'renameCamera', summary: 'Rename the camera', params: Params, body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }), response: { 200: CameraSettings, ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'renameCamera',
+        summary: 'Rename the camera',
+        params: Params,
+        body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }) }, { additionalProperties: false }),
+        response: { 200: CameraSettings, ...errorResponses() },
+      },
     },
     async (req) => cameraSettings.rename(settingsActor(req), exid(req), req.body.name),
   );
@@ -68,7 +78,17 @@ export const cameraSettingsRoutes = defineRoutes('camera-settings-routes', ['cam
         operationId: 'setCameraLocation',
         summary: 'Place the camera on the map (null removes its location)',
         params: Params,
-        body: Type.Object({ location: Nullable(Type.Object({ lat: Type.Number({ minimum: -90, maximum: 90 }), lng: Type.Number({ minimum: -180, maximum: 180 }) }, { additionalProperties: false })) }, { additionalProperties: false }),
+        body: Type.Object(
+          {
+            location: Nullable(
+              Type.Object(
+                { lat: Type.Number({ minimum: -90, maximum: 90 }), lng: Type.Number({ minimum: -180, maximum: 180 }) },
+                { additionalProperties: false },
+              ),
+            ),
+          },
+          { additionalProperties: false },
+        ),
         response: { 200: CameraSettings, ...errorResponses() },
       },
     },
@@ -85,7 +105,10 @@ export const cameraSettingsRoutes = defineRoutes('camera-settings-routes', ['cam
         summary: 'Where the camera looks, for maps: heading (degrees from north) and horizontal field of view; null clears',
         params: Params,
         body: Type.Object(
-          { heading: Type.Optional(Nullable(Type.Number({ minimum: 0, exclusiveMaximum: 360 }))), fov: Type.Optional(Nullable(Type.Number({ exclusiveMinimum: 0, maximum: 360 }))) },
+          {
+            heading: Type.Optional(Nullable(Type.Number({ minimum: 0, exclusiveMaximum: 360 }))),
+            fov: Type.Optional(Nullable(Type.Number({ exclusiveMinimum: 0, maximum: 360 }))),
+          },
           { additionalProperties: false, minProperties: 1 },
         ),
         response: { 200: CameraSettings, ...errorResponses() },
@@ -163,7 +186,16 @@ export const cameraSettingsRoutes = defineRoutes('camera-settings-routes', ['cam
 
   app.get(
     '/v2/cameras/:camera_exid/settings/recording',
-    { config: settings('admin'), schema: { tags, operationId: 'getCameraRecordingSettings', summary: 'The camera’s cloud recording settings', params: Params, response: { 200: RecordingSettings, ...errorResponses() } } },
+    {
+      config: settings('admin'),
+      schema: {
+        tags,
+        operationId: 'getCameraRecordingSettings',
+        summary: 'The camera’s cloud recording settings',
+        params: Params,
+        response: { 200: RecordingSettings, ...errorResponses() },
+      },
+    },
     async (req) => cameraSettings.recording(exid(req)),
   );
 

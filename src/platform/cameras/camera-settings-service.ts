@@ -97,13 +97,25 @@ export class CameraSettingsService {
       connection:
         row.kind === 'simulated'
           ? null
-          : { snapshot_url: c.snapshot_url ?? null, rtsp_url: c.rtsp_url ?? null, onvif_url: c.onvif_url ?? null, username: c.username ?? null, password_set: !!c.password },
+          : {
+              snapshot_url: c.snapshot_url ?? null,
+              rtsp_url: c.rtsp_url ?? null,
+              onvif_url: c.onvif_url ?? null,
+              username: c.username ?? null,
+              password_set: !!c.password,
+            },
       recording: await this.recordings.get(exid),
       updated_at: full?.updated_at ?? row.created_at,
     };
   }
 
-  private async change(actor: SettingsActor, exid: string, set: Partial<CamerasTable>, what: string, details: Record<string, unknown>): Promise<CameraSettings> {
+  private async change(
+    actor: SettingsActor,
+    exid: string,
+    set: Partial<CamerasTable>,
+    what: string,
+    details: Record<string, unknown>,
+  ): Promise<CameraSettings> {
     const row = await this.cameras.row(exid);
     await cameraRepo.updateCamera(this.db, row.id, { ...set, updated_at: new Date().toISOString() });
     this.caches.forget([{ kind: 'camera', id: exid }]);
@@ -119,7 +131,8 @@ export class CameraSettingsService {
   }
 
   async locate(actor: SettingsActor, exid: string, location: { lat: number; lng: number } | null): Promise<CameraSettings> {
-    if (location && (!(location.lat >= -90 && location.lat <= 90) || !(location.lng >= -180 && location.lng <= 180))) throw validation('location', 'lat must be within ±90 and lng within ±180');
+    if (location && (!(location.lat >= -90 && location.lat <= 90) || !(location.lng >= -180 && location.lng <= 180)))
+      throw validation('location', 'lat must be within ±90 and lng within ±180');
     return this.change(actor, exid, { lat: location?.lat ?? null, lng: location?.lng ?? null }, 'location_changed', { location });
   }
 
@@ -220,7 +233,12 @@ export class CameraSettingsService {
     this.caches.forget([{ kind: 'camera', id: exid }]);
     this.recordings.onChange(row.id);
     // On the project, so the project's history shows it once the camera is gone.
-    await this.record(actor, 'camera.deleted', { type: 'project', id: row.project_exid }, { project_exid: row.project_exid, camera_exid: exid, name: row.name });
+    await this.record(
+      actor,
+      'camera.deleted',
+      { type: 'project', id: row.project_exid },
+      { project_exid: row.project_exid, camera_exid: exid, name: row.name },
+    );
   }
 
   private record(actor: SettingsActor, action: string, target: { type: string; id: string }, details: Record<string, unknown>) {

@@ -50,11 +50,13 @@ export async function camerasOfProjects(db: PlatformDb, projectIds: string[]): P
   return withProjects(rows, projects);
 }
 
-export const exidTaken = async (db: PlatformDb, exid: string) => !!(await db.kysely.selectFrom('cameras').select('id').where('exid', '=', exid).executeTakeFirst());
+export const exidTaken = async (db: PlatformDb, exid: string) =>
+  !!(await db.kysely.selectFrom('cameras').select('id').where('exid', '=', exid).executeTakeFirst());
 
 export const insertCamera = (db: PlatformDb, row: CamerasTable) => db.kysely.insertInto('cameras').values(row).execute();
 
-export const updateCamera = (db: PlatformDb, id: string, set: Partial<CamerasTable>) => db.kysely.updateTable('cameras').set(set).where('id', '=', id).execute();
+export const updateCamera = (db: PlatformDb, id: string, set: Partial<CamerasTable>) =>
+  db.kysely.updateTable('cameras').set(set).where('id', '=', id).execute();
 
 /** The camera's latest public note, with its author's e-mail (null when the author is gone). */
 export async function lastPublicNote(db: PlatformDb, cameraId: string) {
@@ -78,34 +80,49 @@ export const insertNote = (db: PlatformDb, row: { id: string; camera_id: string;
 export const deleteCamera = (db: PlatformDb, id: string) => db.kysely.deleteFrom('cameras').where('id', '=', id).execute();
 
 /** Settings columns the cached camera row leaves out. */
-export const cameraSettingsExtras = (db: PlatformDb, id: string) => db.kysely.selectFrom('cameras').select(['updated_at', 'heading', 'fov']).where('id', '=', id).executeTakeFirst();
+export const cameraSettingsExtras = (db: PlatformDb, id: string) =>
+  db.kysely.selectFrom('cameras').select(['updated_at', 'heading', 'fov']).where('id', '=', id).executeTakeFirst();
 
 /** The project a camera belongs to, by the camera's exid. */
 export const projectIdOfCamera = async (db: PlatformDb, exid: string): Promise<string | undefined> =>
   (await db.kysely.selectFrom('cameras').select('project_id').where('exid', '=', exid).executeTakeFirst())?.project_id;
 
 /** A camera's ids and project, by exid. */
-export const cameraRefByExid = (db: PlatformDb, exid: string) => db.kysely.selectFrom('cameras').select(['id', 'exid', 'name', 'project_id']).where('exid', '=', exid).executeTakeFirst();
+export const cameraRefByExid = (db: PlatformDb, exid: string) =>
+  db.kysely.selectFrom('cameras').select(['id', 'exid', 'name', 'project_id']).where('exid', '=', exid).executeTakeFirst();
 
 /** A camera of the project, by exid. */
 export const cameraOfProject = (db: PlatformDb, projectId: string, exid: string) =>
   db.kysely.selectFrom('cameras').select(['id', 'exid', 'name']).where('project_id', '=', projectId).where('exid', '=', exid).executeTakeFirst();
 
 /** Exid, name, time zone and project of the given cameras, by id (cameras since deleted are absent). */
-export async function cameraRefsByIds(db: PlatformDb, ids: readonly string[]): Promise<Map<string, { id: string; exid: string; name: string; timezone: string; project_id: string }>> {
+export async function cameraRefsByIds(
+  db: PlatformDb,
+  ids: readonly string[],
+): Promise<Map<string, { id: string; exid: string; name: string; timezone: string; project_id: string }>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.kysely.selectFrom('cameras').select(['id', 'exid', 'name', 'timezone', 'project_id']).where('id', 'in', [...new Set(ids)]).execute();
+  const rows = await db.kysely
+    .selectFrom('cameras')
+    .select(['id', 'exid', 'name', 'timezone', 'project_id'])
+    .where('id', 'in', [...new Set(ids)])
+    .execute();
   return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** The project's cameras among `exids`. */
 export async function projectCamerasAmong(db: PlatformDb, projectId: string, exids: readonly string[]): Promise<{ id: string; exid: string }[]> {
   if (exids.length === 0) return [];
-  return db.kysely.selectFrom('cameras').select(['id', 'exid']).where('project_id', '=', projectId).where('exid', 'in', [...exids]).execute();
+  return db.kysely
+    .selectFrom('cameras')
+    .select(['id', 'exid'])
+    .where('project_id', '=', projectId)
+    .where('exid', 'in', [...exids])
+    .execute();
 }
 
 /** Every camera of the project (ids and exids). */
-export const camerasOfProject = (db: PlatformDb, projectId: string) => db.kysely.selectFrom('cameras').select(['id', 'exid']).where('project_id', '=', projectId).execute();
+export const camerasOfProject = (db: PlatformDb, projectId: string) =>
+  db.kysely.selectFrom('cameras').select(['id', 'exid']).where('project_id', '=', projectId).execute();
 
 /** The project's cameras as a project's page lists them: by name, then exid. */
 export const cameraRefsOf = (db: PlatformDb, projectId: string) =>
@@ -128,13 +145,22 @@ export async function cameraCountsOf(db: PlatformDb, projectIds: readonly string
 }
 
 export async function cameraCount(db: PlatformDb): Promise<number> {
-  const { n } = await db.kysely.selectFrom('cameras').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const { n } = await db.kysely
+    .selectFrom('cameras')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(n);
 }
 
 /** Positions of the project's cameras that have one. */
 export const cameraPositionsOf = (db: PlatformDb, projectId: string) =>
-  db.kysely.selectFrom('cameras').select(['lat', 'lng']).where('project_id', '=', projectId).where('lat', 'is not', null).where('lng', 'is not', null).execute();
+  db.kysely
+    .selectFrom('cameras')
+    .select(['lat', 'lng'])
+    .where('project_id', '=', projectId)
+    .where('lat', 'is not', null)
+    .where('lng', 'is not', null)
+    .execute();
 
 /** The project's oldest camera that has a position. */
 export const firstPlacedCamera = (db: PlatformDb, projectId: string) =>
@@ -152,7 +178,13 @@ export const firstPlacedCamera = (db: PlatformDb, projectId: string) =>
 export async function connectionsOf(db: PlatformDb, ids: readonly string[]) {
   const chunks = [];
   for (let i = 0; i < ids.length; i += 1000) {
-    chunks.push(db.kysely.selectFrom('cameras').select(['id', 'exid', 'kind', 'name', 'timezone', 'connection', 'sim_state']).where('id', 'in', ids.slice(i, i + 1000)).execute());
+    chunks.push(
+      db.kysely
+        .selectFrom('cameras')
+        .select(['id', 'exid', 'kind', 'name', 'timezone', 'connection', 'sim_state'])
+        .where('id', 'in', ids.slice(i, i + 1000))
+        .execute(),
+    );
   }
   return (await Promise.all(chunks)).flat();
 }
@@ -186,4 +218,8 @@ export async function searchCameras(db: PlatformDb, s: CameraSearch) {
 
 /** A camera as the administration shows it: never its connection details (they hold its credentials). */
 export const adminCameraByExid = (db: PlatformDb, exid: string) =>
-  db.kysely.selectFrom('cameras').select(['exid', 'name', 'kind', 'status', 'timezone', 'last_online_at', 'last_checked_at', 'created_at', 'project_id']).where('exid', '=', exid).executeTakeFirst();
+  db.kysely
+    .selectFrom('cameras')
+    .select(['exid', 'name', 'kind', 'status', 'timezone', 'last_online_at', 'last_checked_at', 'created_at', 'project_id'])
+    .where('exid', '=', exid)
+    .executeTakeFirst();

@@ -163,7 +163,11 @@ export class CamerasService {
 
   async projectReadings(projectId: string, f: ReadingFilter) {
     const cams = await repo.camerasOfProject(this.db, projectId);
-    return listReadings(this.db, cams.map((c) => c.id), f);
+    return listReadings(
+      this.db,
+      cams.map((c) => c.id),
+      f,
+    );
   }
 
   async cameraReadings(exid: string, f: ReadingFilter) {

@@ -1,5 +1,3 @@
-// Cameras (cameras:read), camera creation (people only, owners and admins: docs/access-model.md) and notes.
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromBodyProject, fromPathCamera, fromPathProject, listOfProjects, peopleOnly, scoped } from '../access/policy.js';
@@ -17,7 +15,9 @@ const CreateBody = Type.Object(
     project_exid: Type.String({ minLength: 1, maxLength: 64 }),
     simulated: Type.Optional(Type.Boolean({ description: 'Attach the built-in simulated camera' })),
     timezone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    location: Type.Optional(Type.Object({ lat: Type.Number({ minimum: -90, maximum: 90 }), lng: Type.Number({ minimum: -180, maximum: 180 }) }, { additionalProperties: false })),
+    location: Type.Optional(
+      Type.Object({ lat: Type.Number({ minimum: -90, maximum: 90 }), lng: Type.Number({ minimum: -180, maximum: 180 }) }, { additionalProperties: false }),
+    ),
     is_public: Type.Optional(Type.Boolean()),
     snapshot_url: Type.Optional(Url),
     rtsp_url: Type.Optional(Url),
@@ -56,7 +56,12 @@ export const cameraRoutes = defineRoutes('camera-routes', ['cameras', 'directory
     '/v2/cameras',
     {
       config: { access: scoped(['projects:read', 'cameras:read'], { project: listOfProjects }) },
-      schema: { tags, operationId: 'listCameras', summary: 'Cameras of the caller’s projects', response: { 200: Type.Array(CameraRecord), ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'listCameras',
+        summary: 'Cameras of the caller’s projects',
+        response: { 200: Type.Array(CameraRecord), ...errorResponses() },
+      },
     },
     async (req) => cameras.list(await directory.visibleProjects(req.principal)),
   );
@@ -65,7 +70,12 @@ export const cameraRoutes = defineRoutes('camera-routes', ['cameras', 'directory
     '/v2/projects/:exid/cameras',
     {
       config: { access: scoped(['projects:read', 'cameras:read'], { project: fromPathProject }) },
-      schema: { tags, operationId: 'listProjectCameras', params: Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) }), response: { 200: Type.Array(CameraRecord), ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'listProjectCameras',
+        params: Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: { 200: Type.Array(CameraRecord), ...errorResponses() },
+      },
     },
     async (req) => cameras.list(await directory.visibleProjects(req.principal), allowedProject(req).project.id),
   );
@@ -103,7 +113,13 @@ export const cameraRoutes = defineRoutes('camera-routes', ['cameras', 'directory
     '/v2/cameras/:camera_exid/health',
     {
       config: { access: read },
-      schema: { tags, operationId: 'getCameraHealth', summary: 'Checks the camera for real (snapshot or RTSP port); cached a few seconds', params: CameraParams, response: { 200: Health, ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'getCameraHealth',
+        summary: 'Checks the camera for real (snapshot or RTSP port); cached a few seconds',
+        params: CameraParams,
+        response: { 200: Health, ...errorResponses() },
+      },
     },
     async (req) => cameras.checkHealth(exidOf(req)),
   );
@@ -123,8 +139,14 @@ export const cameraRoutes = defineRoutes('camera-routes', ['cameras', 'directory
         operationId: 'createCameraNote',
         summary: 'Leave a note on a camera (public notes show as its last public note)',
         params: CameraParams,
-        body: Type.Object({ content: Type.String({ minLength: 1, maxLength: 2000 }), is_public: Type.Optional(Type.Boolean()) }, { additionalProperties: false }),
-        response: { 201: Type.Object({ id: Type.String(), content: Type.String(), is_public: Type.Boolean(), created_at: Type.String() }), ...errorResponses() },
+        body: Type.Object(
+          { content: Type.String({ minLength: 1, maxLength: 2000 }), is_public: Type.Optional(Type.Boolean()) },
+          { additionalProperties: false },
+        ),
+        response: {
+          201: Type.Object({ id: Type.String(), content: Type.String(), is_public: Type.Boolean(), created_at: Type.String() }),
+          ...errorResponses(),
+        },
       },
     },
     async (req, reply) => reply.code(201).send(await cameras.addNote(exidOf(req), actingUserId(req), req.body)),
@@ -132,15 +154,32 @@ export const cameraRoutes = defineRoutes('camera-routes', ['cameras', 'directory
 
   app.get(
     '/v2/cameras/:camera_exid/battery-readings',
-    { config: { access: read }, schema: { tags, operationId: 'listCameraBatteryReadings', params: CameraParams, querystring: ReadingsQuery, response: { 200: ReadingsPage, ...errorResponses() } } },
-    async (req) => cameras.cameraReadings(exidOf(req), { from: req.query.from, to: req.query.to, page: req.query.page ?? 1, pageSize: req.query.page_size ?? 50 }),
+    {
+      config: { access: read },
+      schema: {
+        tags,
+        operationId: 'listCameraBatteryReadings',
+        params: CameraParams,
+        querystring: ReadingsQuery,
+        response: { 200: ReadingsPage, ...errorResponses() },
+      },
+    },
+    async (req) =>
+      cameras.cameraReadings(exidOf(req), { from: req.query.from, to: req.query.to, page: req.query.page ?? 1, pageSize: req.query.page_size ?? 50 }),
   );
 
   app.get(
     '/v2/cameras/:camera_exid/battery-readings/voltage-summary',
     {
       config: { access: read },
-      schema: { tags, operationId: 'getCameraVoltageSummary', summary: 'Voltage over a range: overall and per day (UTC)', params: CameraParams, querystring: RangeQuery, response: { 200: VoltageSummary, ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'getCameraVoltageSummary',
+        summary: 'Voltage over a range: overall and per day (UTC)',
+        params: CameraParams,
+        querystring: RangeQuery,
+        response: { 200: VoltageSummary, ...errorResponses() },
+      },
     },
     async (req) => cameras.voltageSummary(exidOf(req), req.query),
   );

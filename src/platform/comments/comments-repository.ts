@@ -24,8 +24,14 @@ export interface CommentFilter {
 async function withRefs(db: PlatformDb, rows: CommentsTable[]): Promise<CommentRow[]> {
   const authors = rows.flatMap((r) => (r.author_id ? [r.author_id] : []));
   const [cameras, projects, people] = await Promise.all([
-    cameraRefsByIds(db, rows.map((r) => r.camera_id)),
-    projectExidsOf(db, rows.map((r) => r.project_id)),
+    cameraRefsByIds(
+      db,
+      rows.map((r) => r.camera_id),
+    ),
+    projectExidsOf(
+      db,
+      rows.map((r) => r.project_id),
+    ),
     profilesOf(db, authors),
   ]);
   return rows.flatMap((r) => {
@@ -33,7 +39,9 @@ async function withRefs(db: PlatformDb, rows: CommentsTable[]): Promise<CommentR
     const projectExid = projects.get(r.project_id);
     if (!camera || projectExid === undefined) return [];
     const author = r.author_id ? people.get(r.author_id) : undefined;
-    const creator = author ? { creator_email: author.email, creator_name: `${author.firstname} ${author.lastname}`.trim() } : { creator_email: null, creator_name: null };
+    const creator = author
+      ? { creator_email: author.email, creator_name: `${author.firstname} ${author.lastname}`.trim() }
+      : { creator_email: null, creator_name: null };
     return [{ ...r, camera_exid: camera.exid, project_exid: projectExid, ...creator }];
   });
 }
@@ -70,6 +78,7 @@ export async function commentById(db: PlatformDb, projectId: string, id: string)
 
 export const insertComment = (db: PlatformDb, row: CommentsTable) => db.kysely.insertInto('comments').values(row).execute();
 
-export const updateComment = (db: PlatformDb, id: string, set: Partial<CommentsTable>) => db.kysely.updateTable('comments').set(set).where('id', '=', id).execute();
+export const updateComment = (db: PlatformDb, id: string, set: Partial<CommentsTable>) =>
+  db.kysely.updateTable('comments').set(set).where('id', '=', id).execute();
 
 export const deleteComment = (db: PlatformDb, id: string) => db.kysely.deleteFrom('comments').where('id', '=', id).execute();

@@ -53,7 +53,8 @@ export function mentionedEmails(text: string): string[] {
 function checkPosition(p: Position2d): Position2d {
   for (const axis of ['x', 'y'] as const) {
     const v = p[axis];
-    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1) throw validation(`position2d.${axis}`, 'must be between 0 and 1 (a fraction of the image)');
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > 1)
+      throw validation(`position2d.${axis}`, 'must be between 0 and 1 (a fraction of the image)');
   }
   return { x: p.x, y: p.y };
 }
@@ -64,7 +65,10 @@ export class CommentsService {
     private readonly notifications: NotificationsService,
   ) {}
 
-  async list(project: ProjectRef, q: { camera_exid?: string; from?: string; to?: string; archived?: 'true' | 'false' | 'all'; page: number; pageSize: number }): Promise<{ meta: PageMeta; data: Comment[] }> {
+  async list(
+    project: ProjectRef,
+    q: { camera_exid?: string; from?: string; to?: string; archived?: 'true' | 'false' | 'all'; page: number; pageSize: number },
+  ): Promise<{ meta: PageMeta; data: Comment[] }> {
     const range = rangeOrFail(q.from, q.to);
     let cameraId: string | undefined;
     if (q.camera_exid !== undefined) {
@@ -82,7 +86,11 @@ export class CommentsService {
     return (await this.toComments([await this.row(project, id)]))[0]!;
   }
 
-  async create(project: ProjectRef, actor: Actor, input: { camera_exid: string; timestamp: string; position2d: Position2d; content: string; mentions?: string[] }): Promise<Comment> {
+  async create(
+    project: ProjectRef,
+    actor: Actor,
+    input: { camera_exid: string; timestamp: string; position2d: Position2d; content: string; mentions?: string[] },
+  ): Promise<Comment> {
     const camera = await cameraOfProject(this.db, project.id, input.camera_exid);
     if (!camera) throw validation('camera_exid', `camera ${input.camera_exid} is not a camera of this project`);
     const at = instantOrFail(input.timestamp, 'timestamp');
@@ -90,13 +98,31 @@ export class CommentsService {
     const content = this.content(input.content);
     const now = new Date().toISOString();
     const id = newId();
-    await repo.insertComment(this.db, { id, project_id: project.id, camera_id: camera.id, author_id: actor.userId, frame_at: at, x: position.x, y: position.y, content, mentions: '[]', archived_at: null, created_at: now, updated_at: now });
+    await repo.insertComment(this.db, {
+      id,
+      project_id: project.id,
+      camera_id: camera.id,
+      author_id: actor.userId,
+      frame_at: at,
+      x: position.x,
+      y: position.y,
+      content,
+      mentions: '[]',
+      archived_at: null,
+      created_at: now,
+      updated_at: now,
+    });
     await this.notifyMentions(project, id, actor.userId, [], content, input.mentions ?? []);
     return this.get(project, id);
   }
 
   /** Edits the text or position, archives or unarchives; newly mentioned members are notified. */
-  async update(project: ProjectRef, actor: Actor, id: string, input: { content?: string; position2d?: Position2d; archived?: boolean; mentions?: string[] }): Promise<Comment> {
+  async update(
+    project: ProjectRef,
+    actor: Actor,
+    id: string,
+    input: { content?: string; position2d?: Position2d; archived?: boolean; mentions?: string[] },
+  ): Promise<Comment> {
     const row = await this.row(project, id);
     this.mayChange(row, actor);
     const set: Parameters<typeof repo.updateComment>[2] = { updated_at: new Date().toISOString() };
@@ -137,7 +163,11 @@ export class CommentsService {
   private async notifyMentions(project: ProjectRef, commentId: string, authorId: string, already: string[], content: string, ids: string[]): Promise<void> {
     // The people named, then those of them who are members of the project.
     const named = await usersAmong(this.db, mentionedEmails(content), [...new Set(ids)]);
-    const memberIds = await membersAmong(this.db, project.id, named.map((m) => m.id));
+    const memberIds = await membersAmong(
+      this.db,
+      project.id,
+      named.map((m) => m.id),
+    );
     const members = named.filter((m) => memberIds.has(m.id));
     const fresh = members.filter((m) => m.id !== authorId && !already.includes(m.id));
     if (fresh.length === 0) return;

@@ -1,5 +1,5 @@
 // Comments on a project's cameras (project:comments): list, get, create, edit (incl. archive), delete.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromPathProject, scoped } from '../access/policy.js';
@@ -10,9 +10,15 @@ import { defineRoutes } from '../plugins/feature.js';
 
 const Params = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });
 const IdParams = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }), id: Type.String({ minLength: 1, maxLength: 64 }) });
-const Position = Type.Object({ x: Type.Number({ minimum: 0, maximum: 1 }), y: Type.Number({ minimum: 0, maximum: 1 }) }, { additionalProperties: false, description: 'Point on the image, 0..1 from the left and from the top' });
+const Position = Type.Object(
+  { x: Type.Number({ minimum: 0, maximum: 1 }), y: Type.Number({ minimum: 0, maximum: 1 }) },
+  { additionalProperties: false, description: 'Point on the image, 0..1 from the left and from the top' },
+);
 const Content = Type.String({ minLength: 1, maxLength: 5000 });
-const Mentions = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 50, description: 'User ids of members to notify, besides the @email mentions in the text' });
+const Mentions = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+  maxItems: 50,
+  description: 'User ids of members to notify, besides the @email mentions in the text',
+});
 const Comment = Type.Object({
   id: Type.String(),
   camera_exid: Type.String(),
@@ -76,7 +82,16 @@ export const commentRoutes = defineRoutes('comment-routes', ['comments'], async 
         operationId: 'createComment',
         summary: 'Comment on a camera at a moment and a point of the image; @email mentions notify members',
         params: Params,
-        body: Type.Object({ camera_exid: Type.String({ minLength: 1, maxLength: 64 }), timestamp: Type.String({ minLength: 1, maxLength: 40 }), position2d: Position, content: Content, mentions: Type.Optional(Mentions) }, { additionalProperties: false }),
+        body: Type.Object(
+          {
+            camera_exid: Type.String({ minLength: 1, maxLength: 64 }),
+            timestamp: Type.String({ minLength: 1, maxLength: 40 }),
+            position2d: Position,
+            content: Content,
+            mentions: Type.Optional(Mentions),
+          },
+          { additionalProperties: false },
+        ),
         response: { 201: Comment, ...errorResponses() },
       },
     },
@@ -92,7 +107,10 @@ export const commentRoutes = defineRoutes('comment-routes', ['comments'], async 
         operationId: 'updateComment',
         summary: 'Edit the text or position, archive or unarchive (the author or a project admin)',
         params: IdParams,
-        body: Type.Object({ content: Type.Optional(Content), position2d: Type.Optional(Position), archived: Type.Optional(Type.Boolean()), mentions: Type.Optional(Mentions) }, { additionalProperties: false, minProperties: 1 }),
+        body: Type.Object(
+          { content: Type.Optional(Content), position2d: Type.Optional(Position), archived: Type.Optional(Type.Boolean()), mentions: Type.Optional(Mentions) },
+          { additionalProperties: false, minProperties: 1 },
+        ),
         response: { 200: Comment, ...errorResponses() },
       },
     },
@@ -103,7 +121,13 @@ export const commentRoutes = defineRoutes('comment-routes', ['comments'], async 
     '/v2/projects/:exid/comments/:id',
     {
       config: { access: write },
-      schema: { tags, operationId: 'deleteComment', summary: 'Delete a comment (the author or a project admin)', params: IdParams, response: { 204: Type.Null(), ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'deleteComment',
+        summary: 'Delete a comment (the author or a project admin)',
+        params: IdParams,
+        response: { 204: Type.Null(), ...errorResponses() },
+      },
     },
     async (req, reply) => {
       await comments.delete(allowedProject(req).project, actor(req), req.params.id);

@@ -25,7 +25,17 @@ export const connectorsFeature = defineFeature({
       timeoutMs: config.connectors.timeoutMs,
       vaultKey,
     });
-    const connectorHost: ConnectorHost = { db, publicUrl: config.publicUrl, vaultKey, cameras, liveView, snapshotReader, mediaHub, manualCapture, notifications };
+    const connectorHost: ConnectorHost = {
+      db,
+      publicUrl: config.publicUrl,
+      vaultKey,
+      cameras,
+      liveView,
+      snapshotReader,
+      mediaHub,
+      manualCapture,
+      notifications,
+    };
     return { connectors, connectorHost };
   },
 });

@@ -102,7 +102,12 @@ export class DeveloperAppsService {
       await this.oauth.provider.Client.validate(metadata);
     } catch (err) {
       const e = err as { error?: string; error_description?: string; message?: string };
-      const field = e.error === 'invalid_redirect_uri' || /redirect_uri/.test(e.error_description ?? '') ? 'redirect_uris' : /client_uri/.test(e.error_description ?? '') ? 'client_uri' : 'body';
+      const field =
+        e.error === 'invalid_redirect_uri' || /redirect_uri/.test(e.error_description ?? '')
+          ? 'redirect_uris'
+          : /client_uri/.test(e.error_description ?? '')
+            ? 'client_uri'
+            : 'body';
       if (e.error) throw validation(field, e.error_description ?? e.error);
       throw err;
     }

@@ -31,7 +31,11 @@ export class AccessDirectory {
     private readonly db: PlatformDb,
     caches: CacheRegistry,
   ) {
-    this.projectsByExid = caches.create('access.projects-by-exid', { max: 10_000, ttlMs: DIRECTORY_TTL_MS, facts: (_exid, ref) => [{ kind: 'project', id: ref.id }] });
+    this.projectsByExid = caches.create('access.projects-by-exid', {
+      max: 10_000,
+      ttlMs: DIRECTORY_TTL_MS,
+      facts: (_exid, ref) => [{ kind: 'project', id: ref.id }],
+    });
     this.projectsByCamera = caches.create('access.projects-by-camera', {
       max: 50_000,
       ttlMs: DIRECTORY_TTL_MS,

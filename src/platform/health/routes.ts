@@ -1,5 +1,3 @@
-// Liveness and the public half of the JWT signing key (JWKS) for the other services.
-import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { publicRoute } from '../access/policy.js';
 import { defineRoutes } from '../plugins/feature.js';

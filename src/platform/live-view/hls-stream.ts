@@ -72,7 +72,8 @@ export class HlsStream {
       this.log.warn({ stream: this.label, ffmpeg: line }, 'live view ffmpeg');
     });
     child.once('error', (err) => {
-      this.lastReason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'ffmpeg is not installed (OVERLOOK_FFMPEG)' : `ffmpeg could not start: ${err.message}`;
+      this.lastReason =
+        (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'ffmpeg is not installed (OVERLOOK_FFMPEG)' : `ffmpeg could not start: ${err.message}`;
       this.child = null;
       this.exitedEarly = true;
     });

@@ -6,8 +6,6 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { FastifyBaseLogger } from 'fastify';
-import type { JwtSigner } from '../../lib/auth/jwt.js';
 import type { PlatformConfig } from '../../lib/config.js';
 import { ApiError } from '../../lib/errors.js';
 import type { AccessDirectory } from '../directory/directory.js';
@@ -19,10 +17,10 @@ import type { CameraConnections } from '../cameras/connection/connections.js';
 import type { CamerasService } from '../cameras/cameras-service.js';
 import { PLAYLIST_FILE, rtspHlsArgs, SEGMENT_NAME, SIMULATED_STREAM, simulatedHlsArgs, withCredentials } from './ffmpeg-args.js';
 import type { StreamSpec } from './hls-stream.js';
-import { LiveStreams, type StreamStatus } from './live-streams.js';
-import { MediaTokens, SEGMENT_TOKEN_SECONDS, subjectOf, type MediaClaims } from './media-tokens.js';
+import type { LiveStreams, StreamStatus } from './live-streams.js';
+import { type MediaTokens, SEGMENT_TOKEN_SECONDS, subjectOf, type MediaClaims } from './media-tokens.js';
 import { avcCodecs, masterPlaylist, withTokens } from './playlists.js';
-import { ProbeError, StreamProbe, type StreamInfo } from './stream-probe.js';
+import { ProbeError, type StreamProbe, type StreamInfo } from './stream-probe.js';
 
 const run = promisify(execFile);
 
@@ -128,7 +126,29 @@ export class LiveViewService {
     try {
       const { stdout } = await run(
         this.config.ffmpegPath,
-        ['-hide_banner', '-nostdin', '-loglevel', 'error', '-rtsp_transport', info.transport, '-timeout', '10000000', '-i', url, '-map', '0:v:0', '-frames:v', '1', '-f', 'image2', '-c:v', 'mjpeg', '-q:v', '4', 'pipe:1'],
+        [
+          '-hide_banner',
+          '-nostdin',
+          '-loglevel',
+          'error',
+          '-rtsp_transport',
+          info.transport,
+          '-timeout',
+          '10000000',
+          '-i',
+          url,
+          '-map',
+          '0:v:0',
+          '-frames:v',
+          '1',
+          '-f',
+          'image2',
+          '-c:v',
+          'mjpeg',
+          '-q:v',
+          '4',
+          'pipe:1',
+        ],
         { encoding: 'buffer', timeout: 15_000, maxBuffer: 32 * 1024 * 1024 },
       );
       if (stdout.length < 4 || stdout[0] !== 0xff || stdout[1] !== 0xd8) throw new Error('no frame');
@@ -178,7 +198,10 @@ export class LiveViewService {
     if (principal.kind === 'anonymous') throw new ApiError('UNAUTHORIZED', 'A credential is required');
     const row = await this.cameras.row(exid);
     if (row.kind !== 'simulated' && !details(row).rtsp_url) throw new ApiError('NOT_FOUND', 'This camera has no live stream: no RTSP URL is configured');
-    const { token, expiresAt } = await this.tokens.issue({ cameraExid: exid, subject: subjectOf(principal), userId: principal.userId, viewerId: this.tokens.newViewer() }, this.config.mediaTokenSeconds);
+    const { token, expiresAt } = await this.tokens.issue(
+      { cameraExid: exid, subject: subjectOf(principal), userId: principal.userId, viewerId: this.tokens.newViewer() },
+      this.config.mediaTokenSeconds,
+    );
     const variant = `hls/${PLAYLIST_FILE}?token=${encodeURIComponent(token)}`;
     const v = this.variantInfo(row);
     return {
@@ -193,7 +216,9 @@ export class LiveViewService {
     const row = await this.cameras.row(exid);
     // A token outlives nobody's access by more than one playlist reload: removed members stop watching.
     if (!(await this.directory.roleOf(viewer.userId, row.project_id))) {
-      throw new ApiError('UNAUTHORIZED', 'The person this media token was issued to no longer sees this camera', { headers: { 'www-authenticate': tokenChallenge('media') } });
+      throw new ApiError('UNAUTHORIZED', 'The person this media token was issued to no longer sees this camera', {
+        headers: { 'www-authenticate': tokenChallenge('media') },
+      });
     }
     const stream = await this.streams.open(exid, () => this.specs(row));
     stream.touch(viewer.viewerId);

@@ -46,7 +46,11 @@ export class MediaTokens {
 
   async issue(claims: MediaClaims, seconds: number): Promise<IssuedToken> {
     const expiresAt = new Date(Date.now() + seconds * 1000);
-    const token = await this.signer.signFor(MEDIA_AUDIENCE, { sub: claims.subject, uid: claims.userId, cam: claims.cameraExid, vid: claims.viewerId }, expiresAt);
+    const token = await this.signer.signFor(
+      MEDIA_AUDIENCE,
+      { sub: claims.subject, uid: claims.userId, cam: claims.cameraExid, vid: claims.viewerId },
+      expiresAt,
+    );
     return { token, expiresAt };
   }
 

@@ -12,7 +12,7 @@ export interface VariantInfo {
 /** avc1.PPCCLL for the H.264 profiles cameras use (level 4.0 announced: what they send at most). */
 export function avcCodecs(profile: string | null): string | null {
   const byProfile: Record<string, string> = { baseline: 'avc1.42e028', 'constrained baseline': 'avc1.42e028', main: 'avc1.4d0028', high: 'avc1.640028' };
-  return profile ? byProfile[profile.toLowerCase()] ?? null : null;
+  return profile ? (byProfile[profile.toLowerCase()] ?? null) : null;
 }
 
 export function masterPlaylist(variantUri: string, v: VariantInfo): string {

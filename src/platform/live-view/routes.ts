@@ -1,6 +1,6 @@
 // Live view routes (camera:live_view): snapshots, the HLS entry point and stream details for
 // people and keys; the media playlist and its segments for whoever holds the media token `/hls` issued.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../lib/errors.js';
@@ -62,7 +62,13 @@ export const liveViewRoutes = defineRoutes('live-view-routes', ['liveView'], asy
     '/v2/cameras/:camera_exid/live/snapshot',
     {
       config: { access: live },
-      schema: { tags, operationId: 'getLiveSnapshot', summary: 'A frame from the camera now, as a data URI', params: CameraParams, response: { 200: SnapshotJson, ...upstream() } },
+      schema: {
+        tags,
+        operationId: 'getLiveSnapshot',
+        summary: 'A frame from the camera now, as a data URI',
+        params: CameraParams,
+        response: { 200: SnapshotJson, ...upstream() },
+      },
     },
     async (req, reply) => {
       const shot = await liveView.snapshot(req.params.camera_exid);
@@ -99,13 +105,20 @@ export const liveViewRoutes = defineRoutes('live-view-routes', ['liveView'], asy
         summary: 'The HLS master playlist, whose media playlist URI carries a short-lived media token (or that URL as JSON with ?format=json)',
         params: CameraParams,
         querystring: HlsQuery,
-        response: { 200: { description: 'The master playlist, or its media playlist URL', content: { [M3U8]: { schema: Type.String() }, 'application/json': { schema: HlsJson } } }, ...upstream() },
+        response: {
+          200: {
+            description: 'The master playlist, or its media playlist URL',
+            content: { [M3U8]: { schema: Type.String() }, 'application/json': { schema: HlsJson } },
+          },
+          ...upstream(),
+        },
       },
     },
     async (req, reply) => {
       const entry = await liveView.master(req.params.camera_exid, req.principal);
       reply.header('cache-control', 'no-store');
-      if (req.query.format === 'json') return reply.type('application/json; charset=utf-8').send({ playlist_url: entry.playlistUrl, expires_at: entry.expiresAt.toISOString() });
+      if (req.query.format === 'json')
+        return reply.type('application/json; charset=utf-8').send({ playlist_url: entry.playlistUrl, expires_at: entry.expiresAt.toISOString() });
       return reply.type(M3U8).send(entry.playlist);
     },
   );

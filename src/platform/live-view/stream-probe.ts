@@ -105,7 +105,21 @@ export class StreamProbe {
     try {
       const { stdout } = await run(
         this.ffprobe,
-        ['-v', 'error', '-rtsp_transport', transport, '-timeout', String(PROBE_TIMEOUT_MS * 1000), '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,profile,width,height,avg_frame_rate,r_frame_rate', '-of', 'json', url],
+        [
+          '-v',
+          'error',
+          '-rtsp_transport',
+          transport,
+          '-timeout',
+          String(PROBE_TIMEOUT_MS * 1000),
+          '-select_streams',
+          'v:0',
+          '-show_entries',
+          'stream=codec_name,profile,width,height,avg_frame_rate,r_frame_rate',
+          '-of',
+          'json',
+          url,
+        ],
         { timeout: PROBE_TIMEOUT_MS + 2000, maxBuffer: 1024 * 1024 },
       );
       const s = (JSON.parse(stdout) as { streams?: Record<string, unknown>[] }).streams?.[0];

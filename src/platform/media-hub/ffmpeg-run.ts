@@ -9,7 +9,11 @@ const TAIL = 2000;
 export function runFfmpeg(ffmpegPath: string, args: string[], opts: { cwd: string; signal: AbortSignal; timeoutMs: number }): Promise<void> {
   return new Promise((resolve, reject) => {
     if (opts.signal.aborted) return reject(new RenderError('stopped'));
-    const child = spawn(ffmpegPath, ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...args], { cwd: opts.cwd, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+    const child = spawn(ffmpegPath, ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...args], {
+      cwd: opts.cwd,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
+    });
     let stderr = '';
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (d: string) => {

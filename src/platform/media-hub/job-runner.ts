@@ -88,12 +88,22 @@ export class MediaJobRunner {
       if (!camera) throw new RenderError('the camera no longer exists');
       const result = await render(
         this.deps,
-        { id: row.id, projectId: row.project_id, kind: row.kind as 'clip' | 'timelapse' | 'compare', camera, from: row.from_date, to: row.to_date, options: JSON.parse(row.options), logoKey: row.logo_key },
+        {
+          id: row.id,
+          projectId: row.project_id,
+          kind: row.kind as 'clip' | 'timelapse' | 'compare',
+          camera,
+          from: row.from_date,
+          to: row.to_date,
+          options: JSON.parse(row.options),
+          logoKey: row.logo_key,
+        },
         signal,
       );
       if (signal.aborted) {
         // Deleted while rendering: what was just stored belongs to nothing.
-        if (!(await this.repo.get(row.id))) await this.deps.storage.delete([result.objectKey, result.gifKey, result.thumbnailKey].filter((k): k is string => !!k));
+        if (!(await this.repo.get(row.id)))
+          await this.deps.storage.delete([result.objectKey, result.gifKey, result.thumbnailKey].filter((k): k is string => !!k));
         return;
       }
       const now = new Date().toISOString();
@@ -110,7 +120,8 @@ export class MediaJobRunner {
       });
       if (kept) await this.finished(row.id);
       // Deleted while rendering: what was just stored belongs to nothing.
-      else if (!(await this.repo.get(row.id))) await this.deps.storage.delete([result.objectKey, result.gifKey, result.thumbnailKey].filter((k): k is string => !!k));
+      else if (!(await this.repo.get(row.id)))
+        await this.deps.storage.delete([result.objectKey, result.gifKey, result.thumbnailKey].filter((k): k is string => !!k));
     } catch (err) {
       if (signal.aborted) return;
       const reason = err instanceof RenderError ? err.message : 'internal error while rendering';

@@ -26,7 +26,11 @@ export const mediaHubFeature = defineFeature({
       if (!row.requester_id || (row.kind !== 'clip' && row.kind !== 'compare' && row.kind !== 'timelapse')) return;
       const ok = row.status === 'completed';
       const message = ok ? `Your ${row.kind} “${row.title}” is ready` : `Your ${row.kind} “${row.title}” could not be made: ${row.error ?? 'unknown error'}`;
-      await notifications.notify(row.requester_id, `${row.kind}_${ok ? 'created' : 'failed'}`, message, { project_exid: row.project_exid, camera_exid: row.camera_exid, item_id: row.id });
+      await notifications.notify(row.requester_id, `${row.kind}_${ok ? 'created' : 'failed'}`, message, {
+        project_exid: row.project_exid,
+        camera_exid: row.camera_exid,
+        item_id: row.id,
+      });
     });
     const mediaHub = new MediaHubService(repo, storage, mediaJobs, { publicUrl: config.publicUrl, fileMaxBytes: config.mediaFileMaxBytes });
     deletionHooks.onCameraDelete('media hub files', async (camera) => {

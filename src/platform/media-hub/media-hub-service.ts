@@ -100,7 +100,8 @@ function checkedSchedule(s: DailySchedule | null | undefined): DailySchedule | n
   if (!HHMM.test(s.from)) throw validation('schedule.from', 'must be HH:MM (00:00–23:59)');
   if (!HHMM.test(s.to)) throw validation('schedule.to', 'must be HH:MM (00:00–23:59)');
   if (s.from === s.to) throw validation('schedule', 'from and to must differ');
-  if (s.days && (s.days.length === 0 || s.days.some((d) => !Number.isInteger(d) || d < 0 || d > 6))) throw validation('schedule.days', 'must list weekdays 0 (Sunday) to 6');
+  if (s.days && (s.days.length === 0 || s.days.some((d) => !Number.isInteger(d) || d < 0 || d > 6)))
+    throw validation('schedule.days', 'must list weekdays 0 (Sunday) to 6');
   return s.days ? { from: s.from, to: s.to, days: [...new Set(s.days)].sort() } : { from: s.from, to: s.to };
 }
 
@@ -167,7 +168,11 @@ export class MediaHubService {
     return cam.id;
   }
 
-  private async insert(project: ProjectRef, userId: string, row: Partial<MediaHubItemsTable> & Pick<MediaHubItemsTable, 'kind' | 'title' | 'status'>): Promise<MediaItem> {
+  private async insert(
+    project: ProjectRef,
+    userId: string,
+    row: Partial<MediaHubItemsTable> & Pick<MediaHubItemsTable, 'kind' | 'title' | 'status'>,
+  ): Promise<MediaItem> {
     const now = new Date().toISOString();
     const id = row.id ?? newId();
     await this.repo.insert({
@@ -252,10 +257,24 @@ export class MediaHubService {
     const id = newId();
     const logoKey = input.logo ? await this.storeLogo(project, id, input.logo) : null;
     const options = { ...this.videoOptions(input), fps: input.fps ?? 4, logo: !!logoKey };
-    return this.insert(project, userId, { id, kind: 'clip', title: input.title, status: 'pending', camera_id: cameraId, from_date: from, to_date: to, is_public: input.public ? 1 : 0, options: JSON.stringify(options), logo_key: logoKey });
+    return this.insert(project, userId, {
+      id,
+      kind: 'clip',
+      title: input.title,
+      status: 'pending',
+      camera_id: cameraId,
+      from_date: from,
+      to_date: to,
+      is_public: input.public ? 1 : 0,
+      options: JSON.stringify(options),
+      logo_key: logoKey,
+    });
   }
 
-  private timelapseRange(input: { from_date?: string; to_date?: string; from_datetime?: string; to_datetime?: string }, current?: { from: string | null; to: string | null }) {
+  private timelapseRange(
+    input: { from_date?: string; to_date?: string; from_datetime?: string; to_datetime?: string },
+    current?: { from: string | null; to: string | null },
+  ) {
     const rawFrom = input.from_date ?? input.from_datetime;
     const rawTo = input.to_date ?? input.to_datetime;
     const from = rawFrom !== undefined ? instant('from_date', rawFrom) : current?.from;
@@ -273,7 +292,18 @@ export class MediaHubService {
     const id = newId();
     const logoKey = input.logo ? await this.storeLogo(project, id, input.logo) : null;
     const options = { ...this.videoOptions(input), duration: input.duration, schedule, logo: !!logoKey };
-    return this.insert(project, userId, { id, kind: 'timelapse', title: input.title, status: 'pending', camera_id: cameraId, from_date: from, to_date: to, is_public: input.public ? 1 : 0, options: JSON.stringify(options), logo_key: logoKey });
+    return this.insert(project, userId, {
+      id,
+      kind: 'timelapse',
+      title: input.title,
+      status: 'pending',
+      camera_id: cameraId,
+      from_date: from,
+      to_date: to,
+      is_public: input.public ? 1 : 0,
+      options: JSON.stringify(options),
+      logo_key: logoKey,
+    });
   }
 
   async createCompare(project: ProjectRef, userId: string, input: CompareInput): Promise<MediaItem> {
@@ -282,7 +312,16 @@ export class MediaHubService {
     const after = instant('after_date', input.after_date);
     if (before >= after) throw validation('after_date', 'must be after before_date');
     const options = { width: input.width ?? DEFAULT_WIDTH, timestamp: input.timestamp ?? true, before_date: before, after_date: after };
-    return this.insert(project, userId, { kind: 'compare', title: input.title, status: 'pending', camera_id: cameraId, from_date: before, to_date: after, is_public: input.public ? 1 : 0, options: JSON.stringify(options) });
+    return this.insert(project, userId, {
+      kind: 'compare',
+      title: input.title,
+      status: 'pending',
+      camera_id: cameraId,
+      from_date: before,
+      to_date: after,
+      is_public: input.public ? 1 : 0,
+      options: JSON.stringify(options),
+    });
   }
 
   /** Title, visibility, and a url item's link. */
@@ -383,13 +422,18 @@ export class MediaHubService {
     const obj = key ? await this.storage.get(key) : null;
     if (!obj) throw notFound('Stored file');
     const ext = format === 'gif' ? 'gif' : r.kind === 'file' ? '' : 'mp4';
-    const fileName = r.kind === 'file' ? r.file_name ?? `${r.id}` : `${r.id}.${ext}`;
+    const fileName = r.kind === 'file' ? (r.file_name ?? `${r.id}`) : `${r.id}.${ext}`;
     // The row knows the type (some stores keep none).
-    return { body: obj.body, size: obj.size, contentType: format === 'gif' ? 'image/gif' : r.content_type ?? obj.contentType, fileName };
+    return { body: obj.body, size: obj.size, contentType: format === 'gif' ? 'image/gif' : (r.content_type ?? obj.contentType), fileName };
   }
 
   /** Bytes `start`…`end` (inclusive) of the stored media, for players that seek (HTTP Range). */
-  async fileRange(id: string, format: 'mp4' | 'gif' | undefined, start: number, end: number): Promise<{ bytes: Buffer; size: number; contentType: string; fileName: string } | null> {
+  async fileRange(
+    id: string,
+    format: 'mp4' | 'gif' | undefined,
+    start: number,
+    end: number,
+  ): Promise<{ bytes: Buffer; size: number; contentType: string; fileName: string } | null> {
     const f = await this.file(id, format);
     f.body.destroy();
     if (start >= f.size) return null;

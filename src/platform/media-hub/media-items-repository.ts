@@ -31,8 +31,14 @@ export class MediaItemsRepository {
   /** The items with their project's and camera's exids, each owner asked once (an item whose project is gone is left out). */
   private async withExids(rows: MediaHubItemsTable[]): Promise<ItemRow[]> {
     const [projects, cameras] = await Promise.all([
-      projectExidsOf(this.db, rows.map((r) => r.project_id)),
-      cameraRefsByIds(this.db, rows.flatMap((r) => (r.camera_id ? [r.camera_id] : []))),
+      projectExidsOf(
+        this.db,
+        rows.map((r) => r.project_id),
+      ),
+      cameraRefsByIds(
+        this.db,
+        rows.flatMap((r) => (r.camera_id ? [r.camera_id] : [])),
+      ),
     ]);
     return rows.flatMap((r) => {
       const projectExid = projects.get(r.project_id);
@@ -63,7 +69,12 @@ export class MediaItemsRepository {
     if (f.from) q = q.where('created_at', '>=', f.from);
     if (f.to) q = q.where('created_at', '<=', f.to);
     const total = Number((await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst())?.n ?? 0);
-    const [col, dir] = f.sort === 'title_asc' ? (['title', 'asc'] as const) : f.sort === 'title_desc' ? (['title', 'desc'] as const) : (['created_at', f.sort === 'created_at_asc' ? 'asc' : 'desc'] as const);
+    const [col, dir] =
+      f.sort === 'title_asc'
+        ? (['title', 'asc'] as const)
+        : f.sort === 'title_desc'
+          ? (['title', 'desc'] as const)
+          : (['created_at', f.sort === 'created_at_asc' ? 'asc' : 'desc'] as const);
     const rows = await q.selectAll().orderBy(col, dir).orderBy('id', dir).limit(f.limit).offset(f.offset).execute();
     return { rows: await this.withExids(rows), total };
   }
@@ -77,7 +88,10 @@ export class MediaItemsRepository {
       .groupBy(['requester_email', 'requester_id'])
       .orderBy('requester_email')
       .execute();
-    const people = await profilesOf(this.db, rows.flatMap((r) => (r.requester_id ? [r.requester_id] : [])));
+    const people = await profilesOf(
+      this.db,
+      rows.flatMap((r) => (r.requester_id ? [r.requester_id] : [])),
+    );
     // One entry per e-mail (rows come grouped by it): the items counted, the name the greatest of its people's.
     const byEmail = new Map<string, { email: string; firstname?: string; lastname?: string; count: number }>();
     const greatest = (a: string | undefined, b: string | undefined) => (a === undefined || (b !== undefined && b > a) ? b : a);
@@ -107,7 +121,11 @@ export class MediaItemsRepository {
   }
 
   async update(id: string, patch: Partial<MediaHubItemsTable>): Promise<void> {
-    await this.k.updateTable('media_hub_items').set({ ...patch, updated_at: new Date().toISOString() }).where('id', '=', id).execute();
+    await this.k
+      .updateTable('media_hub_items')
+      .set({ ...patch, updated_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .execute();
   }
 
   async delete(id: string): Promise<void> {
@@ -127,14 +145,25 @@ export class MediaItemsRepository {
 
   /** Jobs a stopped process left half-done go back to the queue. */
   async requeueProcessing(): Promise<number> {
-    const r = await this.k.updateTable('media_hub_items').set({ status: 'pending', updated_at: new Date().toISOString() }).where('status', '=', 'processing').executeTakeFirst();
+    const r = await this.k
+      .updateTable('media_hub_items')
+      .set({ status: 'pending', updated_at: new Date().toISOString() })
+      .where('status', '=', 'processing')
+      .executeTakeFirst();
     return Number(r.numUpdatedRows ?? 0);
   }
 
   /** Takes the oldest pending job (a conditional update, so two runners never take the same one). */
   async claimNext(): Promise<ItemRow | null> {
     for (let i = 0; i < 5; i++) {
-      const next = await this.k.selectFrom('media_hub_items').select('id').where('status', '=', 'pending').orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
+      const next = await this.k
+        .selectFrom('media_hub_items')
+        .select('id')
+        .where('status', '=', 'pending')
+        .orderBy('created_at')
+        .orderBy('id')
+        .limit(1)
+        .executeTakeFirst();
       if (!next) return null;
       const r = await this.k
         .updateTable('media_hub_items')

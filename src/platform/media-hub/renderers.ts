@@ -89,7 +89,9 @@ async function frameBytes(deps: RenderDeps, e: SnapshotEntry): Promise<Buffer> {
 
 /** Even output height for `width`, from the first frame's aspect. */
 async function heightFor(jpeg: Buffer, width: number): Promise<number> {
-  const m = await sharp(jpeg).metadata().catch(() => null);
+  const m = await sharp(jpeg)
+    .metadata()
+    .catch(() => null);
   if (!m?.width || !m.height) throw new RenderError('a recorded frame is not a readable image');
   return Math.max(2, Math.round((width * m.height) / m.width / 2) * 2);
 }
@@ -160,7 +162,24 @@ async function renderVideo(deps: RenderDeps, job: RenderJob, dir: string, signal
   const duration = timelapse ? o.duration : frames.length * perFrame;
   await runFfmpeg(
     deps.ffmpegPath,
-    [...inputs, '-filter_complex', graph, '-map', '[out]', '-t', duration.toFixed(3), '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '26', '-movflags', '+faststart', 'out.mp4'],
+    [
+      ...inputs,
+      '-filter_complex',
+      graph,
+      '-map',
+      '[out]',
+      '-t',
+      duration.toFixed(3),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '26',
+      '-movflags',
+      '+faststart',
+      'out.mp4',
+    ],
     { cwd: dir, signal, timeoutMs: TIME_LIMIT_MS },
   );
   const mp4 = await readFile(join(dir, 'out.mp4'));
@@ -188,8 +207,31 @@ async function renderCompare(deps: RenderDeps, job: RenderJob, dir: string, sign
   const inputs = ['-loop', '1', '-t', '1.5', '-i', 'before.jpg', '-loop', '1', '-t', '1.5', '-i', 'after.jpg'];
   const base = `[0:v]scale=${o.width}:${height},setsar=1${label('before.txt')}[a];[1:v]scale=${o.width}:${height},setsar=1${label('after.txt')}[b];[a][b]concat=n=2:v=1`;
   const opts = { cwd: dir, signal, timeoutMs: TIME_LIMIT_MS };
-  await runFfmpeg(deps.ffmpegPath, [...inputs, '-filter_complex', `${base},fps=5,split[x][y];[x]palettegen[p];[y][p]paletteuse[out]`, '-map', '[out]', '-loop', '0', 'out.gif'], opts);
-  await runFfmpeg(deps.ffmpegPath, [...inputs, '-filter_complex', `${base},fps=${OUTPUT_FPS},format=yuv420p[out]`, '-map', '[out]', '-c:v', 'libx264', '-preset', 'veryfast', '-crf', '26', '-movflags', '+faststart', 'out.mp4'], opts);
+  await runFfmpeg(
+    deps.ffmpegPath,
+    [...inputs, '-filter_complex', `${base},fps=5,split[x][y];[x]palettegen[p];[y][p]paletteuse[out]`, '-map', '[out]', '-loop', '0', 'out.gif'],
+    opts,
+  );
+  await runFfmpeg(
+    deps.ffmpegPath,
+    [
+      ...inputs,
+      '-filter_complex',
+      `${base},fps=${OUTPUT_FPS},format=yuv420p[out]`,
+      '-map',
+      '[out]',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'veryfast',
+      '-crf',
+      '26',
+      '-movflags',
+      '+faststart',
+      'out.mp4',
+    ],
+    opts,
+  );
   const mp4 = await readFile(join(dir, 'out.mp4'));
   const gif = await readFile(join(dir, 'out.gif'));
   const objectKey = mediaKey(job.projectId, job.id, 'compare.mp4');
@@ -197,5 +239,12 @@ async function renderCompare(deps: RenderDeps, job: RenderJob, dir: string, sign
   await deps.storage.put(objectKey, mp4, 'video/mp4');
   await deps.storage.put(gifKey, gif, 'image/gif');
   const thumbnailKey = await thumbnail(deps, job, b);
-  return { objectKey, gifKey, thumbnailKey, fileSize: mp4.length, contentType: 'video/mp4', options: { ...job.options, before_frame: before.takenAt, after_frame: after.takenAt } };
+  return {
+    objectKey,
+    gifKey,
+    thumbnailKey,
+    fileSize: mp4.length,
+    contentType: 'video/mp4',
+    options: { ...job.options, before_frame: before.takenAt, after_frame: after.takenAt },
+  };
 }

@@ -4,7 +4,6 @@
 // (MP4, compare GIF, upload) and thumbnail, reached by item id with the project taken from the item.
 // Viewers read; editors write.
 import type { Readable } from 'node:stream';
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromPathProject, fromRecord, scoped } from '../access/policy.js';
@@ -92,20 +91,45 @@ const timelapseFields = {
   public: Type.Optional(Type.Boolean()),
   ...video,
 };
-const TimelapseBody = Type.Object({ title: Title, camera_exid: CameraExid, duration: Duration, logo: Type.Optional(Logo), ...timelapseFields }, { additionalProperties: false });
+const TimelapseBody = Type.Object(
+  { title: Title, camera_exid: CameraExid, duration: Duration, logo: Type.Optional(Logo), ...timelapseFields },
+  { additionalProperties: false },
+);
 const TimelapsePatch = Type.Object(
-  { title: Type.Optional(Title), duration: Type.Optional(Duration), logo: Type.Optional(Type.Union([Logo, Type.Null()], { description: 'null removes the logo' })), ...timelapseFields },
+  {
+    title: Type.Optional(Title),
+    duration: Type.Optional(Duration),
+    logo: Type.Optional(Type.Union([Logo, Type.Null()], { description: 'null removes the logo' })),
+    ...timelapseFields,
+  },
   { additionalProperties: false, minProperties: 1, description: 'Changing anything but title and public renders the timelapse again' },
 );
 const CompareBody = Type.Object(
-  { title: Title, camera_exid: CameraExid, before_date: Time, after_date: Time, width: Type.Optional(Width), timestamp: Type.Optional(Timestamp), public: Type.Optional(Type.Boolean()) },
+  {
+    title: Title,
+    camera_exid: CameraExid,
+    before_date: Time,
+    after_date: Time,
+    width: Type.Optional(Width),
+    timestamp: Type.Optional(Timestamp),
+    public: Type.Optional(Type.Boolean()),
+  },
   { additionalProperties: false },
 );
 const ComparePatch = Type.Object(
-  { title: Type.Optional(Title), before_date: Type.Optional(Time), after_date: Type.Optional(Time), width: Type.Optional(Width), timestamp: Type.Optional(Timestamp), public: Type.Optional(Type.Boolean()) },
+  {
+    title: Type.Optional(Title),
+    before_date: Type.Optional(Time),
+    after_date: Type.Optional(Time),
+    width: Type.Optional(Width),
+    timestamp: Type.Optional(Timestamp),
+    public: Type.Optional(Type.Boolean()),
+  },
   { additionalProperties: false, minProperties: 1, description: 'Changing the dates, width or timestamp renders the compare again' },
 );
-const Requesters = Type.Object({ users: Type.Array(Type.Object({ email: Type.String(), name: Type.Union([Type.String(), Type.Null()]), count: Type.Integer() })) });
+const Requesters = Type.Object({
+  users: Type.Array(Type.Object({ email: Type.String(), name: Type.Union([Type.String(), Type.Null()]), count: Type.Integer() })),
+});
 const Binary = Type.Unsafe<Buffer | Readable>({ type: 'string', format: 'binary' });
 
 export const mediaHubRoutes = defineRoutes('media-hub-routes', ['mediaHub', 'config'], async (fastify, { mediaHub, config }) => {
@@ -121,62 +145,214 @@ export const mediaHubRoutes = defineRoutes('media-hub-routes', ['mediaHub', 'con
   const created = { 201: MediaItem, ...errorResponses(409, 415) };
   const gone = { 204: Type.Null(), ...errorResponses() };
 
-  app.get(base, { config: { access: read }, schema: { tags, operationId: 'listMediaHubItems', summary: 'The project’s media hub items, filtered, sorted and paginated', params: ProjectParams, querystring: ListQuery, response: { 200: Type.Object({ meta: PageMeta, data: Type.Array(MediaItem) }), ...errorResponses() } } }, async (req) =>
-    mediaHub.list(allowedProject(req).project, req.query),
+  app.get(
+    base,
+    {
+      config: { access: read },
+      schema: {
+        tags,
+        operationId: 'listMediaHubItems',
+        summary: 'The project’s media hub items, filtered, sorted and paginated',
+        params: ProjectParams,
+        querystring: ListQuery,
+        response: { 200: Type.Object({ meta: PageMeta, data: Type.Array(MediaItem) }), ...errorResponses() },
+      },
+    },
+    async (req) => mediaHub.list(allowedProject(req).project, req.query),
   );
 
-  app.post(base, { bodyLimit: uploadLimit, config: { access: write }, schema: { tags, operationId: 'createMediaHubItem', summary: 'Adds a link (url) or an uploaded file (file) to the media hub', params: ProjectParams, body: ItemBody, response: created } }, async (req, reply) =>
-    reply.code(201).send(await mediaHub.create(allowedProject(req).project, actingUserId(req), req.body)),
+  app.post(
+    base,
+    {
+      bodyLimit: uploadLimit,
+      config: { access: write },
+      schema: {
+        tags,
+        operationId: 'createMediaHubItem',
+        summary: 'Adds a link (url) or an uploaded file (file) to the media hub',
+        params: ProjectParams,
+        body: ItemBody,
+        response: created,
+      },
+    },
+    async (req, reply) => reply.code(201).send(await mediaHub.create(allowedProject(req).project, actingUserId(req), req.body)),
   );
 
-  app.get(`${base}/users`, { config: { access: read }, schema: { tags, operationId: 'listMediaHubRequesters', summary: 'The people who requested the project’s items, with how many each', params: ProjectParams, response: { 200: Requesters, ...errorResponses() } } }, async (req) =>
-    mediaHub.requesters(allowedProject(req).project),
+  app.get(
+    `${base}/users`,
+    {
+      config: { access: read },
+      schema: {
+        tags,
+        operationId: 'listMediaHubRequesters',
+        summary: 'The people who requested the project’s items, with how many each',
+        params: ProjectParams,
+        response: { 200: Requesters, ...errorResponses() },
+      },
+    },
+    async (req) => mediaHub.requesters(allowedProject(req).project),
   );
 
-  app.post(`${base}/clips`, { bodyLimit: uploadLimit, config: { access: write }, schema: { tags, operationId: 'createMediaHubClip', summary: 'Renders a clip of a camera’s recordings over a time range (up to 24 hours) as MP4', params: ProjectParams, body: ClipBody, response: created } }, async (req, reply) =>
-    reply.code(201).send(await mediaHub.createClip(allowedProject(req).project, actingUserId(req), req.body)),
+  app.post(
+    `${base}/clips`,
+    {
+      bodyLimit: uploadLimit,
+      config: { access: write },
+      schema: {
+        tags,
+        operationId: 'createMediaHubClip',
+        summary: 'Renders a clip of a camera’s recordings over a time range (up to 24 hours) as MP4',
+        params: ProjectParams,
+        body: ClipBody,
+        response: created,
+      },
+    },
+    async (req, reply) => reply.code(201).send(await mediaHub.createClip(allowedProject(req).project, actingUserId(req), req.body)),
   );
 
-  app.post(`${base}/compares`, { config: { access: write }, schema: { tags, operationId: 'createMediaHubCompare', summary: 'Renders a before/after compare of two recorded frames as GIF and MP4', params: ProjectParams, body: CompareBody, response: created } }, async (req, reply) =>
-    reply.code(201).send(await mediaHub.createCompare(allowedProject(req).project, actingUserId(req), req.body)),
+  app.post(
+    `${base}/compares`,
+    {
+      config: { access: write },
+      schema: {
+        tags,
+        operationId: 'createMediaHubCompare',
+        summary: 'Renders a before/after compare of two recorded frames as GIF and MP4',
+        params: ProjectParams,
+        body: CompareBody,
+        response: created,
+      },
+    },
+    async (req, reply) => reply.code(201).send(await mediaHub.createCompare(allowedProject(req).project, actingUserId(req), req.body)),
   );
-  app.get(`${base}/compares/:id`, { config: { access: read }, schema: { tags, operationId: 'getMediaHubCompare', summary: 'One compare', params: ItemParams, response: one } }, async (req) =>
-    mediaHub.get(allowedProject(req).project, req.params.id, 'compare'),
+  app.get(
+    `${base}/compares/:id`,
+    { config: { access: read }, schema: { tags, operationId: 'getMediaHubCompare', summary: 'One compare', params: ItemParams, response: one } },
+    async (req) => mediaHub.get(allowedProject(req).project, req.params.id, 'compare'),
   );
-  app.patch(`${base}/compares/:id`, { config: { access: write }, schema: { tags, operationId: 'updateMediaHubCompare', summary: 'Edits a compare (new dates render it again)', params: ItemParams, body: ComparePatch, response: one } }, async (req) =>
-    mediaHub.patchCompare(allowedProject(req).project, req.params.id, req.body),
+  app.patch(
+    `${base}/compares/:id`,
+    {
+      config: { access: write },
+      schema: {
+        tags,
+        operationId: 'updateMediaHubCompare',
+        summary: 'Edits a compare (new dates render it again)',
+        params: ItemParams,
+        body: ComparePatch,
+        response: one,
+      },
+    },
+    async (req) => mediaHub.patchCompare(allowedProject(req).project, req.params.id, req.body),
   );
-  app.delete(`${base}/compares/:id`, { config: { access: write }, schema: { tags, operationId: 'deleteMediaHubCompare', summary: 'Deletes a compare and its GIF and MP4', params: ItemParams, response: gone } }, async (req, reply) => {
-    await mediaHub.delete(allowedProject(req).project, req.params.id, 'compare');
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    `${base}/compares/:id`,
+    {
+      config: { access: write },
+      schema: { tags, operationId: 'deleteMediaHubCompare', summary: 'Deletes a compare and its GIF and MP4', params: ItemParams, response: gone },
+    },
+    async (req, reply) => {
+      await mediaHub.delete(allowedProject(req).project, req.params.id, 'compare');
+      return reply.code(204).send(null);
+    },
+  );
 
-  app.post(`${base}/timelapses`, { bodyLimit: uploadLimit, config: { access: write }, schema: { tags, operationId: 'createMediaHubTimelapse', summary: 'Renders a timelapse of a camera’s recordings (range, daily schedule, duration, size, timestamp, logo) as MP4', params: ProjectParams, body: TimelapseBody, response: created } }, async (req, reply) =>
-    reply.code(201).send(await mediaHub.createTimelapse(allowedProject(req).project, actingUserId(req), req.body)),
+  app.post(
+    `${base}/timelapses`,
+    {
+      bodyLimit: uploadLimit,
+      config: { access: write },
+      schema: {
+        tags,
+        operationId: 'createMediaHubTimelapse',
+        summary: 'Renders a timelapse of a camera’s recordings (range, daily schedule, duration, size, timestamp, logo) as MP4',
+        params: ProjectParams,
+        body: TimelapseBody,
+        response: created,
+      },
+    },
+    async (req, reply) => reply.code(201).send(await mediaHub.createTimelapse(allowedProject(req).project, actingUserId(req), req.body)),
   );
-  app.get(`${base}/timelapses/:id`, { config: { access: read }, schema: { tags, operationId: 'getMediaHubTimelapse', summary: 'One timelapse', params: ItemParams, response: one } }, async (req) =>
-    mediaHub.get(allowedProject(req).project, req.params.id, 'timelapse'),
+  app.get(
+    `${base}/timelapses/:id`,
+    { config: { access: read }, schema: { tags, operationId: 'getMediaHubTimelapse', summary: 'One timelapse', params: ItemParams, response: one } },
+    async (req) => mediaHub.get(allowedProject(req).project, req.params.id, 'timelapse'),
   );
-  app.patch(`${base}/timelapses/:id`, { bodyLimit: uploadLimit, config: { access: write }, schema: { tags, operationId: 'updateMediaHubTimelapse', summary: 'Edits a timelapse (new render options render it again)', params: ItemParams, body: TimelapsePatch, response: one } }, async (req) =>
-    mediaHub.patchTimelapse(allowedProject(req).project, req.params.id, req.body),
+  app.patch(
+    `${base}/timelapses/:id`,
+    {
+      bodyLimit: uploadLimit,
+      config: { access: write },
+      schema: {
+        tags,
+        operationId: 'updateMediaHubTimelapse',
+        summary: 'Edits a timelapse (new render options render it again)',
+        params: ItemParams,
+        body: TimelapsePatch,
+        response: one,
+      },
+    },
+    async (req) => mediaHub.patchTimelapse(allowedProject(req).project, req.params.id, req.body),
   );
-  app.delete(`${base}/timelapses/:id`, { config: { access: write }, schema: { tags, operationId: 'deleteMediaHubTimelapse', summary: 'Deletes a timelapse and its video', params: ItemParams, response: gone } }, async (req, reply) => {
-    await mediaHub.delete(allowedProject(req).project, req.params.id, 'timelapse');
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    `${base}/timelapses/:id`,
+    {
+      config: { access: write },
+      schema: { tags, operationId: 'deleteMediaHubTimelapse', summary: 'Deletes a timelapse and its video', params: ItemParams, response: gone },
+    },
+    async (req, reply) => {
+      await mediaHub.delete(allowedProject(req).project, req.params.id, 'timelapse');
+      return reply.code(204).send(null);
+    },
+  );
 
-  app.get(`${base}/:id`, { config: { access: read }, schema: { tags, operationId: 'getMediaHubItem', summary: 'One media hub item of any kind', params: ItemParams, response: one } }, async (req) =>
-    mediaHub.get(allowedProject(req).project, req.params.id),
+  app.get(
+    `${base}/:id`,
+    {
+      config: { access: read },
+      schema: { tags, operationId: 'getMediaHubItem', summary: 'One media hub item of any kind', params: ItemParams, response: one },
+    },
+    async (req) => mediaHub.get(allowedProject(req).project, req.params.id),
   );
-  app.patch(`${base}/:id`, { config: { access: write }, schema: { tags, operationId: 'updateMediaHubItem', summary: 'Edits an item’s title, visibility, or a url item’s link', params: ItemParams, body: ItemPatch, response: one } }, async (req) =>
-    mediaHub.patch(allowedProject(req).project, req.params.id, req.body),
+  app.patch(
+    `${base}/:id`,
+    {
+      config: { access: write },
+      schema: {
+        tags,
+        operationId: 'updateMediaHubItem',
+        summary: 'Edits an item’s title, visibility, or a url item’s link',
+        params: ItemParams,
+        body: ItemPatch,
+        response: one,
+      },
+    },
+    async (req) => mediaHub.patch(allowedProject(req).project, req.params.id, req.body),
   );
-  app.delete(`${base}/:id`, { config: { access: write }, schema: { tags, operationId: 'deleteMediaHubItem', summary: 'Deletes an item of any kind and its stored files', params: ItemParams, response: gone } }, async (req, reply) => {
-    await mediaHub.delete(allowedProject(req).project, req.params.id);
-    return reply.code(204).send(null);
-  });
-  app.post(`${base}/:id/retry`, { config: { access: write }, schema: { tags, operationId: 'retryMediaHubItem', summary: 'Queues a failed clip, compare or timelapse render again', params: ItemParams, response: { 200: MediaItem, ...errorResponses(409) } } }, async (req) =>
-    mediaHub.retry(allowedProject(req).project, req.params.id),
+  app.delete(
+    `${base}/:id`,
+    {
+      config: { access: write },
+      schema: { tags, operationId: 'deleteMediaHubItem', summary: 'Deletes an item of any kind and its stored files', params: ItemParams, response: gone },
+    },
+    async (req, reply) => {
+      await mediaHub.delete(allowedProject(req).project, req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+  app.post(
+    `${base}/:id/retry`,
+    {
+      config: { access: write },
+      schema: {
+        tags,
+        operationId: 'retryMediaHubItem',
+        summary: 'Queues a failed clip, compare or timelapse render again',
+        params: ItemParams,
+        response: { 200: MediaItem, ...errorResponses(409) },
+      },
+    },
+    async (req) => mediaHub.retry(allowedProject(req).project, req.params.id),
   );
 
   app.get(
@@ -188,8 +364,18 @@ export const mediaHubRoutes = defineRoutes('media-hub-routes', ['mediaHub', 'con
         operationId: 'getMediaHubFile',
         summary: 'The item’s stored media: the rendered MP4, a compare’s GIF (format=gif), or the uploaded file',
         params: MediaParams,
-        querystring: Type.Object({ format: Type.Optional(StringEnum(['mp4', 'gif'])), download: Type.Optional(Type.Boolean({ description: 'As an attachment' })) }, { additionalProperties: false }),
-        response: { 206: { description: 'A byte range of the file (Range: bytes=a-b)', content: { 'application/octet-stream': { schema: Binary } } }, 200: { description: 'The file', content: { 'video/mp4': { schema: Binary }, 'image/gif': { schema: Binary }, 'application/octet-stream': { schema: Binary } } }, ...errorResponses(409) },
+        querystring: Type.Object(
+          { format: Type.Optional(StringEnum(['mp4', 'gif'])), download: Type.Optional(Type.Boolean({ description: 'As an attachment' })) },
+          { additionalProperties: false },
+        ),
+        response: {
+          206: { description: 'A byte range of the file (Range: bytes=a-b)', content: { 'application/octet-stream': { schema: Binary } } },
+          200: {
+            description: 'The file',
+            content: { 'video/mp4': { schema: Binary }, 'image/gif': { schema: Binary }, 'application/octet-stream': { schema: Binary } },
+          },
+          ...errorResponses(409),
+        },
       },
     },
     async (req, reply) => {
@@ -225,8 +411,18 @@ export const mediaHubRoutes = defineRoutes('media-hub-routes', ['mediaHub', 'con
     '/v2/media-hub/:id/thumbnail',
     {
       config: { access: readItem },
-      schema: { tags, operationId: 'getMediaHubThumbnail', summary: 'The item’s thumbnail JPEG', params: MediaParams, response: { 200: { description: 'JPEG', content: { 'image/jpeg': { schema: Binary } } }, ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'getMediaHubThumbnail',
+        summary: 'The item’s thumbnail JPEG',
+        params: MediaParams,
+        response: { 200: { description: 'JPEG', content: { 'image/jpeg': { schema: Binary } } }, ...errorResponses() },
+      },
     },
-    async (req, reply) => reply.type('image/jpeg').header('cache-control', 'private, max-age=300').send(await mediaHub.thumbnail(req.params.id)),
+    async (req, reply) =>
+      reply
+        .type('image/jpeg')
+        .header('cache-control', 'private, max-age=300')
+        .send(await mediaHub.thumbnail(req.params.id)),
   );
 });

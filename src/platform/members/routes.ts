@@ -1,6 +1,5 @@
 // Project members (docs/settings.md): four endpoints under project:settings.
 import { auditContext } from '../audit/audit-log.js';
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromPathProject, scoped } from '../access/policy.js';
@@ -11,7 +10,14 @@ import { defineRoutes } from '../plugins/feature.js';
 const Params = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });
 const MemberParams = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }), user_id: Type.String({ minLength: 1, maxLength: 64 }) });
 const Role = Type.String({ minLength: 1, maxLength: 20, description: 'viewer, editor or admin' });
-const Member = Type.Object({ user_id: Type.String(), email: Type.String(), firstname: Type.String(), lastname: Type.String(), role: Type.String(), created_at: Type.String() });
+const Member = Type.Object({
+  user_id: Type.String(),
+  email: Type.String(),
+  firstname: Type.String(),
+  lastname: Type.String(),
+  role: Type.String(),
+  created_at: Type.String(),
+});
 
 export const memberRoutes = defineRoutes('member-routes', ['members'], async (fastify, { members }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -51,7 +57,13 @@ export const memberRoutes = defineRoutes('member-routes', ['members'], async (fa
     '/v2/projects/:exid/members/:user_id',
     {
       config: settings('admin'),
-      schema: { tags, operationId: 'changeMemberRole', params: MemberParams, body: Type.Object({ role: Role }, { additionalProperties: false }), response: { 200: Member, ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'changeMemberRole',
+        params: MemberParams,
+        body: Type.Object({ role: Role }, { additionalProperties: false }),
+        response: { 200: Member, ...errorResponses() },
+      },
     },
     async (req) => {
       const { project, actor: a } = actor(req);

@@ -41,10 +41,21 @@ export class NotificationsService {
   constructor(private readonly db: PlatformDb) {}
 
   async notify(userId: string, type: NotificationType, message: string, context: Record<string, unknown> = {}): Promise<void> {
-    await repo.insertNotification(this.db, { id: newId(), user_id: userId, type, message, context: JSON.stringify(context), read_at: null, created_at: new Date().toISOString() });
+    await repo.insertNotification(this.db, {
+      id: newId(),
+      user_id: userId,
+      type,
+      message,
+      context: JSON.stringify(context),
+      read_at: null,
+      created_at: new Date().toISOString(),
+    });
   }
 
-  async list(userId: string, opts: { unreadOnly: boolean; page: number; pageSize: number }): Promise<{ meta: PageMeta; unread_count: number; data: Notification[] }> {
+  async list(
+    userId: string,
+    opts: { unreadOnly: boolean; page: number; pageSize: number },
+  ): Promise<{ meta: PageMeta; unread_count: number; data: Notification[] }> {
     const { total, unread, rows } = await repo.notificationsOf(this.db, userId, opts);
     return { meta: pageMeta(opts.page, opts.pageSize, total), unread_count: unread, data: rows.map(toNotification) };
   }

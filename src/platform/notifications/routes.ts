@@ -1,5 +1,3 @@
-// Notifications (list under user:info; marking read under profile:write).
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
@@ -56,7 +54,12 @@ export const notificationRoutes = defineRoutes('notification-routes', ['notifica
     '/v2/notifications/mark-as-read',
     {
       config: { access: scoped(['profile:write']) },
-      schema: { tags, operationId: 'markAllNotificationsRead', summary: 'Mark all of the caller’s notifications read', response: { 200: Type.Object({ marked: Type.Integer() }), ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'markAllNotificationsRead',
+        summary: 'Mark all of the caller’s notifications read',
+        response: { 200: Type.Object({ marked: Type.Integer() }), ...errorResponses() },
+      },
     },
     async (req) => ({ marked: await notifications.markAllRead(actingUserId(req)) }),
   );

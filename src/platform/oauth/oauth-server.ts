@@ -121,7 +121,12 @@ export class OauthServer {
   async verifyAccessToken(token: string): Promise<LiveSession | null> {
     let payload: Record<string, unknown>;
     try {
-      ({ payload } = await jwtVerify(token, this.publicKeys, { issuer: this.issuer, audience: this.apiAudience, typ: 'at+jwt', requiredClaims: ['sub', 'exp', 'gid'] }));
+      ({ payload } = await jwtVerify(token, this.publicKeys, {
+        issuer: this.issuer,
+        audience: this.apiAudience,
+        typ: 'at+jwt',
+        requiredClaims: ['sub', 'exp', 'gid'],
+      }));
     } catch {
       return null;
     }

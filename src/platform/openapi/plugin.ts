@@ -27,7 +27,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           apiKey: { type: 'apiKey', in: 'header', name: 'x-access-key' },
-          mediaToken: { type: 'apiKey', in: 'query', name: 'token', description: 'Short-lived media token bound to one camera, as the API hands it out in playlist URLs' },
+          mediaToken: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'token',
+            description: 'Short-lived media token bound to one camera, as the API hands it out in playlist URLs',
+          },
           ingestionToken: { type: 'http', scheme: 'bearer', description: 'A camera’s ingestion token' },
         },
       },

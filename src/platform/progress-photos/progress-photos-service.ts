@@ -42,7 +42,10 @@ export class ProgressPhotosService {
   private async toRecords(rows: ProgressPhotosTable[]) {
     const projects = new Map<string, { exid: string; timezone: string }>();
     for (const id of new Set(rows.map((r) => r.project_id))) projects.set(id, await projectRowByIdOrThrow(this.db, id));
-    const creators = await emailsOf(this.db, rows.map((r) => r.created_by));
+    const creators = await emailsOf(
+      this.db,
+      rows.map((r) => r.created_by),
+    );
     return rows.map((r) => this.record(r, projects.get(r.project_id)!, creators.get(r.created_by)));
   }
 

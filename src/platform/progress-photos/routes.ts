@@ -1,5 +1,3 @@
-// Progress photos (projects:read): scheduled photo deliveries of a project.
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromBodyProject, fromPathProject, fromRecord, scoped } from '../access/policy.js';
@@ -62,7 +60,12 @@ export const progressPhotoRoutes = defineRoutes('progress-photo-routes', ['db'],
     '/v2/projects/:exid/progress-photos',
     {
       config: { access: scoped(['projects:read'], { project: fromPathProject }) },
-      schema: { tags, operationId: 'listProgressPhotos', params: Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) }), response: { 200: Type.Array(ProgressPhoto), ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'listProgressPhotos',
+        params: Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) }),
+        response: { 200: Type.Array(ProgressPhoto), ...errorResponses() },
+      },
     },
     async (req) => photos.list(allowedProject(req).project.id),
   );
@@ -71,7 +74,13 @@ export const progressPhotoRoutes = defineRoutes('progress-photo-routes', ['db'],
     '/v2/progress-photos',
     {
       config: { access: scoped(['projects:read'], { project: fromBodyProject, role: 'editor' }) },
-      schema: { tags, operationId: 'createProgressPhoto', summary: 'Schedule a progress photo delivery', body: CreateBody, response: { 201: ProgressPhoto, ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'createProgressPhoto',
+        summary: 'Schedule a progress photo delivery',
+        body: CreateBody,
+        response: { 201: ProgressPhoto, ...errorResponses() },
+      },
     },
     async (req, reply) => {
       const { project_exid: _p, ...input } = req.body;
@@ -81,7 +90,10 @@ export const progressPhotoRoutes = defineRoutes('progress-photo-routes', ['db'],
 
   app.get(
     '/v2/progress-photos/:id',
-    { config: { access: scoped(['projects:read'], { project: ofRecord }) }, schema: { tags, operationId: 'getProgressPhoto', params: Id, response: { 200: ProgressPhoto, ...errorResponses() } } },
+    {
+      config: { access: scoped(['projects:read'], { project: ofRecord }) },
+      schema: { tags, operationId: 'getProgressPhoto', params: Id, response: { 200: ProgressPhoto, ...errorResponses() } },
+    },
     async (req) => photos.get(req.params.id),
   );
 
@@ -96,7 +108,10 @@ export const progressPhotoRoutes = defineRoutes('progress-photo-routes', ['db'],
 
   app.delete(
     '/v2/progress-photos/:id',
-    { config: { access: scoped(['projects:read'], { project: ofRecord, role: 'editor' }) }, schema: { tags, operationId: 'deleteProgressPhoto', params: Id, response: { 204: Type.Null(), ...errorResponses() } } },
+    {
+      config: { access: scoped(['projects:read'], { project: ofRecord, role: 'editor' }) },
+      schema: { tags, operationId: 'deleteProgressPhoto', params: Id, response: { 204: Type.Null(), ...errorResponses() } },
+    },
     async (req, reply) => {
       await photos.remove(req.params.id);
       return reply.code(204).send(null);

@@ -1,6 +1,6 @@
 // Project logos and the project thumbnail (project:settings): read by every member, changed
 // by admins. Images travel as base64 (or a data URI) in JSON and are served back as image bytes.
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromPathProject, scoped, type Role } from '../access/policy.js';
@@ -37,7 +37,16 @@ export const projectImageRoutes = defineRoutes('project-image-routes', ['project
   // ---- logos
   app.get(
     '/v2/projects/:exid/logos',
-    { config: settings('viewer'), schema: { tags, operationId: 'listProjectLogos', summary: 'The project’s logos', params: Params, response: { 200: Type.Array(Logo), ...errorResponses() } } },
+    {
+      config: settings('viewer'),
+      schema: {
+        tags,
+        operationId: 'listProjectLogos',
+        summary: 'The project’s logos',
+        params: Params,
+        response: { 200: Type.Array(Logo), ...errorResponses() },
+      },
+    },
     async (req) => projectImages.listLogos(allowedProject(req).project),
   );
 
@@ -51,7 +60,10 @@ export const projectImageRoutes = defineRoutes('project-image-routes', ['project
         operationId: 'createProjectLogo',
         summary: 'Upload a logo (checked, re-encoded as PNG, at most 1024 px a side; OVERLOOK_SETTINGS_IMAGE_MAX_BYTES)',
         params: Params,
-        body: Type.Object({ name: Type.String({ minLength: 1, maxLength: 200 }), image: Image, position: Type.Optional(Position) }, { additionalProperties: false }),
+        body: Type.Object(
+          { name: Type.String({ minLength: 1, maxLength: 200 }), image: Image, position: Type.Optional(Position) },
+          { additionalProperties: false },
+        ),
         response: { 201: Logo, ...errorResponses(409, 413) },
       },
     },
@@ -68,7 +80,13 @@ export const projectImageRoutes = defineRoutes('project-image-routes', ['project
     '/v2/projects/:exid/logos/:logo_id/image',
     {
       config: settings('viewer'),
-      schema: { tags, operationId: 'getProjectLogoImage', summary: 'The logo as PNG (ETag; 304 on If-None-Match)', params: LogoParams, response: { 200: Binary, 304: Type.Null(), ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'getProjectLogoImage',
+        summary: 'The logo as PNG (ETag; 304 on If-None-Match)',
+        params: LogoParams,
+        response: { 200: Binary, 304: Type.Null(), ...errorResponses() },
+      },
     },
     async (req, reply) => {
       const { object, etag } = await projectImages.logoImage(allowedProject(req).project, req.params.logo_id);
@@ -86,7 +104,10 @@ export const projectImageRoutes = defineRoutes('project-image-routes', ['project
         operationId: 'updateProjectLogo',
         summary: 'Rename, move or replace the image of a logo',
         params: LogoParams,
-        body: Type.Object({ name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), image: Type.Optional(Image), position: Type.Optional(Position) }, { additionalProperties: false, minProperties: 1 }),
+        body: Type.Object(
+          { name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), image: Type.Optional(Image), position: Type.Optional(Position) },
+          { additionalProperties: false, minProperties: 1 },
+        ),
         response: { 200: Logo, ...errorResponses(413) },
       },
     },

@@ -9,15 +9,25 @@ export const logoById = (db: PlatformDb, projectId: string, id: string) =>
   db.kysely.selectFrom('project_logos').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
 
 export const countLogos = async (db: PlatformDb, projectId: string) =>
-  Number((await db.kysely.selectFrom('project_logos').select((e) => e.fn.countAll<number>().as('n')).where('project_id', '=', projectId).executeTakeFirstOrThrow()).n);
+  Number(
+    (
+      await db.kysely
+        .selectFrom('project_logos')
+        .select((e) => e.fn.countAll<number>().as('n'))
+        .where('project_id', '=', projectId)
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 export const insertLogo = (db: PlatformDb, row: ProjectLogosTable) => db.kysely.insertInto('project_logos').values(row).execute();
 
-export const updateLogo = (db: PlatformDb, id: string, set: Partial<ProjectLogosTable>) => db.kysely.updateTable('project_logos').set(set).where('id', '=', id).execute();
+export const updateLogo = (db: PlatformDb, id: string, set: Partial<ProjectLogosTable>) =>
+  db.kysely.updateTable('project_logos').set(set).where('id', '=', id).execute();
 
 export const deleteLogo = (db: PlatformDb, id: string) => db.kysely.deleteFrom('project_logos').where('id', '=', id).execute();
 
-export const thumbnailOf = (db: PlatformDb, projectId: string) => db.kysely.selectFrom('project_thumbnails').selectAll().where('project_id', '=', projectId).executeTakeFirst();
+export const thumbnailOf = (db: PlatformDb, projectId: string) =>
+  db.kysely.selectFrom('project_thumbnails').selectAll().where('project_id', '=', projectId).executeTakeFirst();
 
 export async function saveThumbnail(db: PlatformDb, row: ProjectThumbnailsTable): Promise<void> {
   const { project_id, ...rest } = row;

@@ -99,7 +99,8 @@ export class ProjectImagesService {
   async createLogo(project: ProjectRef, userId: string, input: { name: string; image: string; position?: LogoPosition }): Promise<Logo> {
     const name = input.name.trim();
     if (!name) throw validation('name', 'must not be blank');
-    if ((await repo.countLogos(this.db, project.id)) >= MAX_LOGOS) throw new ApiError('CONFLICT', `A project holds at most ${MAX_LOGOS} logos; delete one first`);
+    if ((await repo.countLogos(this.db, project.id)) >= MAX_LOGOS)
+      throw new ApiError('CONFLICT', `A project holds at most ${MAX_LOGOS} logos; delete one first`);
     const image = await toLogo('image', await decodeUpload('image', input.image, this.config.settingsImageMaxBytes));
     const id = newId();
     const key = `projects/${project.id}/logos/${id}-${newId()}.png`;
@@ -170,7 +171,15 @@ export class ProjectImagesService {
 
   async thumbnailInfo(project: ProjectRef): Promise<Thumbnail> {
     const r = await this.mustThumbnail(project);
-    return { source: r.source as 'upload' | 'camera', camera_exid: r.camera_exid, taken_at: r.taken_at, width: r.width, height: r.height, size: r.size, updated_at: r.updated_at };
+    return {
+      source: r.source as 'upload' | 'camera',
+      camera_exid: r.camera_exid,
+      taken_at: r.taken_at,
+      width: r.width,
+      height: r.height,
+      size: r.size,
+      updated_at: r.updated_at,
+    };
   }
 
   async thumbnailImage(project: ProjectRef) {
@@ -195,13 +204,27 @@ export class ProjectImagesService {
     return this.saveThumbnail(project, userId, bytes, { source: 'camera', camera_exid: cameraExid, taken_at: entry.takenAt });
   }
 
-  private async saveThumbnail(project: ProjectRef, userId: string, bytes: Buffer, origin: { source: ProjectThumbnailsTable['source']; camera_exid: string | null; taken_at: string | null }): Promise<Thumbnail> {
+  private async saveThumbnail(
+    project: ProjectRef,
+    userId: string,
+    bytes: Buffer,
+    origin: { source: ProjectThumbnailsTable['source']; camera_exid: string | null; taken_at: string | null },
+  ): Promise<Thumbnail> {
     const image = await toThumbnail('image', bytes);
     const previous = await repo.thumbnailOf(this.db, project.id);
     const key = `projects/${project.id}/thumbnail/${newId()}.jpg`;
     await this.storage.put(key, image.bytes, image.contentType);
     const now = new Date().toISOString();
-    await repo.saveThumbnail(this.db, { project_id: project.id, object_key: key, ...origin, width: image.width, height: image.height, size: image.bytes.length, updated_by: userId, updated_at: now });
+    await repo.saveThumbnail(this.db, {
+      project_id: project.id,
+      object_key: key,
+      ...origin,
+      width: image.width,
+      height: image.height,
+      size: image.bytes.length,
+      updated_by: userId,
+      updated_at: now,
+    });
     if (previous) await this.storage.delete([previous.object_key]);
     return this.thumbnailInfo(project);
   }

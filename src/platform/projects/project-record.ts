@@ -2,7 +2,6 @@
 import { randomInt } from 'node:crypto';
 import { Type, type Static } from 'typebox';
 
-
 export const ProjectRecord = Type.Object(
   {
     exid: Type.String(),
@@ -22,7 +21,12 @@ const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /** `Harbour Tower` → `harbo-qwxyz`: the name's first five letters, a dash, five random letters. */
 export function makeExid(name: string): string {
-  const base = (name.normalize('NFKD').toLowerCase().replace(/[^a-z]/g, '') + 'xxxxx').slice(0, 5);
+  const base = (
+    name
+      .normalize('NFKD')
+      .toLowerCase()
+      .replace(/[^a-z]/g, '') + 'xxxxx'
+  ).slice(0, 5);
   let suffix = '';
   for (let i = 0; i < 5; i++) suffix += LETTERS[randomInt(LETTERS.length)];
   return `${base}-${suffix}`;

@@ -31,7 +31,16 @@ export interface ProjectRef {
 export const ROLE_LADDER: { role: Role; rank: number; allows: string[] }[] = [
   { role: 'viewer', rank: 1, allows: ['see the project, its cameras, recordings, live views and every feature'] },
   { role: 'editor', rank: 2, allows: ['move PTZ cameras and change presets', 'take snapshots', 'write to the media hub, BIM, comments and video walls'] },
-  { role: 'admin', rank: 3, allows: ['change project settings (name, status, time zone, logos, thumbnail)', 'add and remove members and change their roles (up to admin)', 'change camera settings and connections, delete cameras', 'manage connectors'] },
+  {
+    role: 'admin',
+    rank: 3,
+    allows: [
+      'change project settings (name, status, time zone, logos, thumbnail)',
+      'add and remove members and change their roles (up to admin)',
+      'change camera settings and connections, delete cameras',
+      'manage connectors',
+    ],
+  },
   { role: 'owner', rank: 4, allows: ['transfer the project to another member', 'delete the project'] },
 ];
 
@@ -81,7 +90,11 @@ export class ProjectSettingsService {
     const cameras = await camerasOfProject(this.db, project.id);
     const members = await membersOf(this.db, project.id);
     const name = (await projectRowById(this.db, project.id))?.name;
-    await this.hooks.beforeProjectDelete({ id: project.id, exid: project.exid, cameras: cameras.map((c) => ({ id: c.id, exid: c.exid, projectId: project.id })) });
+    await this.hooks.beforeProjectDelete({
+      id: project.id,
+      exid: project.exid,
+      cameras: cameras.map((c) => ({ id: c.id, exid: c.exid, projectId: project.id })),
+    });
     for (const c of cameras) await this.teardown.stop(c.exid);
     this.caches.forget(cameras.map((c): CacheFact => ({ kind: 'camera-stream', id: c.exid })));
     await deleteProject(this.db, project.id);
@@ -95,7 +108,8 @@ export class ProjectSettingsService {
     ]);
     await this.record(actor, 'project.deleted', project, null, { name, cameras: cameras.map((c) => c.exid), members: members.length });
     for (const m of members) {
-      if (m.user_id !== actor.userId) await this.notifications.notify(m.user_id, 'removed_from_project', `Project ${name ?? project.exid} was deleted`, { project_exid: project.exid });
+      if (m.user_id !== actor.userId)
+        await this.notifications.notify(m.user_id, 'removed_from_project', `Project ${name ?? project.exid} was deleted`, { project_exid: project.exid });
     }
   }
 

@@ -17,14 +17,27 @@ export type ProjectColumns = Pick<ProjectsTable, (typeof projectColumns)[number]
 /** The given projects, by name then exid. */
 export async function projectRowsByIds(db: PlatformDb, ids: readonly string[]): Promise<ProjectColumns[]> {
   if (ids.length === 0) return [];
-  return db.kysely.selectFrom('projects').select(projectColumns).where('id', 'in', [...ids]).orderBy('name').orderBy('exid').execute();
+  return db.kysely
+    .selectFrom('projects')
+    .select(projectColumns)
+    .where('id', 'in', [...ids])
+    .orderBy('name')
+    .orderBy('exid')
+    .execute();
 }
 
-export const exidTaken = async (db: PlatformDb, exid: string) => !!(await db.kysely.selectFrom('projects').select('id').where('exid', '=', exid).executeTakeFirst());
+export const exidTaken = async (db: PlatformDb, exid: string) =>
+  !!(await db.kysely.selectFrom('projects').select('id').where('exid', '=', exid).executeTakeFirst());
 
-export async function insertProject(db: PlatformDb, p: { id: string; exid: string; name: string; status: ProjectsTable['status']; timezone: string; ownerId: string; now: string }): Promise<void> {
+export async function insertProject(
+  db: PlatformDb,
+  p: { id: string; exid: string; name: string; status: ProjectsTable['status']; timezone: string; ownerId: string; now: string },
+): Promise<void> {
   await inTransaction(db, async (tx) => {
-    await tx.kysely.insertInto('projects').values({ id: p.id, exid: p.exid, name: p.name, status: p.status, timezone: p.timezone, created_at: p.now, updated_at: p.now }).execute();
+    await tx.kysely
+      .insertInto('projects')
+      .values({ id: p.id, exid: p.exid, name: p.name, status: p.status, timezone: p.timezone, created_at: p.now, updated_at: p.now })
+      .execute();
     await insertMember(tx, { project_id: p.id, user_id: p.ownerId, role: 'owner' satisfies Role, created_at: p.now });
   });
 }
@@ -38,7 +51,8 @@ export async function contactsOf(db: PlatformDb, projectId: string) {
 }
 
 /** A project's id and exid, by exid. */
-export const projectRefByExid = (db: PlatformDb, exid: string) => db.kysely.selectFrom('projects').select(['id', 'exid']).where('exid', '=', exid).executeTakeFirst();
+export const projectRefByExid = (db: PlatformDb, exid: string) =>
+  db.kysely.selectFrom('projects').select(['id', 'exid']).where('exid', '=', exid).executeTakeFirst();
 
 /** A project's id and exid, by id. */
 export const projectRefById = (db: PlatformDb, id: string) => db.kysely.selectFrom('projects').select(['id', 'exid']).where('id', '=', id).executeTakeFirst();
@@ -46,37 +60,57 @@ export const projectRefById = (db: PlatformDb, id: string) => db.kysely.selectFr
 /** The projects among the given exids, with their ids. */
 export async function projectRefsByExids(db: PlatformDb, exids: readonly string[]): Promise<{ id: string; exid: string }[]> {
   if (exids.length === 0) return [];
-  return db.kysely.selectFrom('projects').select(['id', 'exid']).where('exid', 'in', [...exids]).execute();
+  return db.kysely
+    .selectFrom('projects')
+    .select(['id', 'exid'])
+    .where('exid', 'in', [...exids])
+    .execute();
 }
 
 export const projectRowById = (db: PlatformDb, id: string) => db.kysely.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** The project; throws when there is none (callers that have already found it). */
-export const projectRowByIdOrThrow = (db: PlatformDb, id: string) => db.kysely.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+export const projectRowByIdOrThrow = (db: PlatformDb, id: string) =>
+  db.kysely.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 export const projectRowByExid = (db: PlatformDb, exid: string) => db.kysely.selectFrom('projects').selectAll().where('exid', '=', exid).executeTakeFirst();
 
 /** Exids and names of the given projects, by id, in name (then exid) order. */
 export async function projectNamesOf(db: PlatformDb, ids: readonly string[]): Promise<Map<string, { id: string; exid: string; name: string }>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.kysely.selectFrom('projects').select(['id', 'exid', 'name']).where('id', 'in', [...new Set(ids)]).orderBy('name').orderBy('exid').execute();
+  const rows = await db.kysely
+    .selectFrom('projects')
+    .select(['id', 'exid', 'name'])
+    .where('id', 'in', [...new Set(ids)])
+    .orderBy('name')
+    .orderBy('exid')
+    .execute();
   return new Map(rows.map((r) => [r.id, r]));
 }
 
 /** Exids of the given projects, by id, in exid order. */
 export async function projectExidsOf(db: PlatformDb, ids: readonly string[]): Promise<Map<string, string>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.kysely.selectFrom('projects').select(['id', 'exid']).where('id', 'in', [...new Set(ids)]).orderBy('exid').execute();
+  const rows = await db.kysely
+    .selectFrom('projects')
+    .select(['id', 'exid'])
+    .where('id', 'in', [...new Set(ids)])
+    .orderBy('exid')
+    .execute();
   return new Map(rows.map((r) => [r.id, r.exid]));
 }
 
-export const updateProject = (db: PlatformDb, id: string, set: Partial<ProjectsTable>) => db.kysely.updateTable('projects').set(set).where('id', '=', id).execute();
+export const updateProject = (db: PlatformDb, id: string, set: Partial<ProjectsTable>) =>
+  db.kysely.updateTable('projects').set(set).where('id', '=', id).execute();
 
 /** Deletes the project; its rows in other tables go with it (foreign keys cascade). */
 export const deleteProject = (db: PlatformDb, id: string) => db.kysely.deleteFrom('projects').where('id', '=', id).execute();
 
 export async function projectCount(db: PlatformDb): Promise<number> {
-  const { n } = await db.kysely.selectFrom('projects').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const { n } = await db.kysely
+    .selectFrom('projects')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   return Number(n);
 }
 

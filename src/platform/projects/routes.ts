@@ -1,5 +1,3 @@
-// Projects (projects:read).
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
@@ -18,8 +16,17 @@ const CreateBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const Reading = Type.Object({ camera_exid: Type.String(), voltage: Type.Number(), percentage: Type.Union([Type.Number(), Type.Null()]), recorded_at: Type.String() });
-export const ReadingsQuery = Type.Object({ from: Type.Optional(Type.String({ maxLength: 40 })), to: Type.Optional(Type.String({ maxLength: 40 })), ...PageQuery });
+const Reading = Type.Object({
+  camera_exid: Type.String(),
+  voltage: Type.Number(),
+  percentage: Type.Union([Type.Number(), Type.Null()]),
+  recorded_at: Type.String(),
+});
+export const ReadingsQuery = Type.Object({
+  from: Type.Optional(Type.String({ maxLength: 40 })),
+  to: Type.Optional(Type.String({ maxLength: 40 })),
+  ...PageQuery,
+});
 export const ReadingsPage = Type.Object({ meta: PageMeta, data: Type.Array(Reading) });
 
 export const projectRoutes = defineRoutes('project-routes', ['projects', 'directory', 'cameras'], async (fastify, { projects, directory, cameras }) => {
@@ -31,7 +38,12 @@ export const projectRoutes = defineRoutes('project-routes', ['projects', 'direct
     '/v2/projects',
     {
       config: { access: scoped(['projects:read'], { project: listOfProjects }) },
-      schema: { tags, operationId: 'listProjects', summary: 'The caller’s projects (a key sees only its own)', response: { 200: Type.Array(ProjectRecord), ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'listProjects',
+        summary: 'The caller’s projects (a key sees only its own)',
+        response: { 200: Type.Array(ProjectRecord), ...errorResponses() },
+      },
     },
     async (req) => projects.list(await directory.visibleProjects(req.principal)),
   );
@@ -42,7 +54,13 @@ export const projectRoutes = defineRoutes('project-routes', ['projects', 'direct
       // Creation is under projects:read (docs/access-model.md). The key's owner becomes the owner; the key's own
       // project list is not extended, so the key reaches the new project only once its owner adds it.
       config: { access: scoped(['projects:read']) },
-      schema: { tags, operationId: 'createProject', summary: 'Create a project; the caller becomes its owner', body: CreateBody, response: { 201: ProjectRecord, ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'createProject',
+        summary: 'Create a project; the caller becomes its owner',
+        body: CreateBody,
+        response: { 201: ProjectRecord, ...errorResponses() },
+      },
     },
     async (req, reply) => reply.code(201).send(await projects.create(actingUserId(req), req.body)),
   );
@@ -65,7 +83,12 @@ export const projectRoutes = defineRoutes('project-routes', ['projects', 'direct
         operationId: 'listProjectContacts',
         summary: 'The people of the project',
         params: ExidParams,
-        response: { 200: Type.Array(Type.Object({ user_id: Type.String(), email: Type.String(), firstname: Type.String(), lastname: Type.String(), role: Type.String() })), ...errorResponses() },
+        response: {
+          200: Type.Array(
+            Type.Object({ user_id: Type.String(), email: Type.String(), firstname: Type.String(), lastname: Type.String(), role: Type.String() }),
+          ),
+          ...errorResponses(),
+        },
       },
     },
     async (req) => projects.contacts(allowedProject(req).project.id),
@@ -90,9 +113,21 @@ export const projectRoutes = defineRoutes('project-routes', ['projects', 'direct
     '/v2/projects/:exid/battery-readings',
     {
       config: { access: read() },
-      schema: { tags, operationId: 'listProjectBatteryReadings', summary: 'Battery readings of the project’s cameras, newest first', params: ExidParams, querystring: ReadingsQuery, response: { 200: ReadingsPage, ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'listProjectBatteryReadings',
+        summary: 'Battery readings of the project’s cameras, newest first',
+        params: ExidParams,
+        querystring: ReadingsQuery,
+        response: { 200: ReadingsPage, ...errorResponses() },
+      },
     },
     async (req) =>
-      cameras.projectReadings(allowedProject(req).project.id, { from: req.query.from, to: req.query.to, page: req.query.page ?? 1, pageSize: req.query.page_size ?? 50 }),
+      cameras.projectReadings(allowedProject(req).project.id, {
+        from: req.query.from,
+        to: req.query.to,
+        page: req.query.page ?? 1,
+        pageSize: req.query.page_size ?? 50,
+      }),
   );
 });

@@ -39,12 +39,29 @@ export async function decodeUpload(field: string, text: string, maxBytes: number
 
 /** A logo as stored: PNG, at most `maxSide` pixels on its longer side, transparency kept. */
 export async function toLogo(field: string, bytes: Buffer, maxSide = 1024): Promise<StoredImage> {
-  return encode(field, () => sharp(bytes, { failOn: 'truncated', limitInputPixels: MAX_PIXELS }).rotate().resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true }).png(), 'image/png');
+  return encode(
+    field,
+    () =>
+      sharp(bytes, { failOn: 'truncated', limitInputPixels: MAX_PIXELS })
+        .rotate()
+        .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
+        .png(),
+    'image/png',
+  );
 }
 
 /** A project thumbnail as stored: JPEG, at most `maxWidth` pixels wide. */
 export async function toThumbnail(field: string, bytes: Buffer, maxWidth = 1280): Promise<StoredImage> {
-  return encode(field, () => sharp(bytes, { failOn: 'truncated', limitInputPixels: MAX_PIXELS }).rotate().resize({ width: maxWidth, withoutEnlargement: true }).flatten({ background: '#ffffff' }).jpeg({ quality: 82 }), 'image/jpeg');
+  return encode(
+    field,
+    () =>
+      sharp(bytes, { failOn: 'truncated', limitInputPixels: MAX_PIXELS })
+        .rotate()
+        .resize({ width: maxWidth, withoutEnlargement: true })
+        .flatten({ background: '#ffffff' })
+        .jpeg({ quality: 82 }),
+    'image/jpeg',
+  );
 }
 
 async function encode(field: string, pipeline: () => sharp.Sharp, contentType: string): Promise<StoredImage> {
@@ -57,7 +74,8 @@ async function encode(field: string, pipeline: () => sharp.Sharp, contentType: s
   }
 }
 
-const tooLarge = (field: string, max: number) => new ApiError('PAYLOAD_TOO_LARGE', `${field}: the image must be at most ${max} bytes (OVERLOOK_SETTINGS_IMAGE_MAX_BYTES)`);
+const tooLarge = (field: string, max: number) =>
+  new ApiError('PAYLOAD_TOO_LARGE', `${field}: the image must be at most ${max} bytes (OVERLOOK_SETTINGS_IMAGE_MAX_BYTES)`);
 
 /** The request body limit a route taking one such image in base64 needs. */
 export const uploadBodyLimit = (maxBytes: number) => Math.ceil(maxBytes / 3) * 4 + 64 * 1024;

@@ -1,6 +1,3 @@
-// `/v2/crm/*` and `/v2/cms/*`: the customer-relationship and content-management proxies (docs/admin.md:
-// closed to API keys). People only. Bodies pass through as bytes, whatever their type.
-import type { FastifyInstance } from 'fastify';
 import { peopleOnly } from '../access/policy.js';
 import { errorResponses } from '../../lib/http/schemas.js';
 import { actingUserId } from '../http/principal-helpers.js';

@@ -49,7 +49,10 @@ export function checkPath(path: string): void {
     path.length > 2000 ||
     /%(2f|5c|2e|00)/i.test(path) ||
     /[\\\s]/.test(path) ||
-    path.split('/').slice(1).some((s) => s === '' || s === '.' || s === '..');
+    path
+      .split('/')
+      .slice(1)
+      .some((s) => s === '' || s === '.' || s === '..');
   if (bad) throw new ApiError('VALIDATION_ERROR', 'path: not a plain upstream path', { details: [{ field: 'path', message: 'invalid' }] });
 }
 
@@ -111,7 +114,10 @@ export class UpstreamProxy {
     } catch (err) {
       if (err instanceof ApiError) throw err;
       const timedOut =
-        signal.aborted || err instanceof undiciErrors.HeadersTimeoutError || err instanceof undiciErrors.BodyTimeoutError || (err as Error).name === 'TimeoutError';
+        signal.aborted ||
+        err instanceof undiciErrors.HeadersTimeoutError ||
+        err instanceof undiciErrors.BodyTimeoutError ||
+        (err as Error).name === 'TimeoutError';
       if (timedOut) throw new ApiError('GATEWAY_TIMEOUT', `The ${label} did not answer within ${this.timeoutMs} ms`);
       throw new ApiError('BAD_GATEWAY', `The ${label} could not be reached`);
     }
@@ -120,7 +126,8 @@ export class UpstreamProxy {
     // none of that is the caller's doing, and none of its details are theirs to see.
     if (status === 401 || status === 407) throw new ApiError('BAD_GATEWAY', `The ${label} refused the platform's credentials`);
     if (status >= 500) throw new ApiError('BAD_GATEWAY', `The ${label} failed (status ${status})`);
-    if (status >= 300 && status < 400 && status !== 304) throw new ApiError('BAD_GATEWAY', `The ${label} answered with a redirect, which the proxy does not follow`);
+    if (status >= 300 && status < 400 && status !== 304)
+      throw new ApiError('BAD_GATEWAY', `The ${label} answered with a redirect, which the proxy does not follow`);
 
     const out: Record<string, string> = {};
     for (const h of RESPONSE_HEADERS) {

@@ -53,7 +53,15 @@ export class SnapshotWriter {
       const objectKey = snapshotKey(cameraId, takenAt);
       await this.storage.put(objectKey, shot.jpeg, 'image/jpeg');
       try {
-        await this.index.add({ cameraId, takenAt, objectKey, size: shot.jpeg.length, source: meta.source, note: meta.note ?? null, createdBy: meta.createdBy ?? null });
+        await this.index.add({
+          cameraId,
+          takenAt,
+          objectKey,
+          size: shot.jpeg.length,
+          source: meta.source,
+          note: meta.note ?? null,
+          createdBy: meta.createdBy ?? null,
+        });
         return { cameraId, takenAt, objectKey, size: shot.jpeg.length, source: meta.source, note: meta.note ?? null };
       } catch (err) {
         // Another process stored a frame in the same millisecond: the key is that row's, so the object

@@ -1,7 +1,3 @@
-// Cloud recordings, the read side (camera:recordings, viewer): frames by time, the latest,
-// oldest and nearest frame, which local days and hours hold recordings, a page of the index, and the
-// camera's thumbnail. The router prefers static segments, so `latest`/`oldest` never reach `:timestamp`.
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromPathCamera, scoped } from '../access/policy.js';
@@ -98,7 +94,14 @@ export const recordingReadRoutes = defineRoutes('recording-read-routes', ['snaps
       `${base}/${edge}`,
       {
         config: { access },
-        schema: { tags, operationId: `get${edge === 'latest' ? 'Latest' : 'Oldest'}RecordedSnapshot`, summary, params: CameraParams, querystring: ViewQuery, response: frameResponse },
+        schema: {
+          tags,
+          operationId: `get${edge === 'latest' ? 'Latest' : 'Oldest'}RecordedSnapshot`,
+          summary,
+          params: CameraParams,
+          querystring: ViewQuery,
+          response: frameResponse,
+        },
       },
       async (req, reply) => {
         const entry = edge === 'latest' ? await reader.latest(req.params.camera_exid) : await reader.oldest(req.params.camera_exid);

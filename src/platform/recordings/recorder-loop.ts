@@ -211,7 +211,12 @@ export class RecorderLoop {
       seen.add(row.id);
       const intervalMs = 60_000 / Math.min(60, Math.max(1, row.frequency));
       const existing = this.cameras.get(row.id);
-      const schedule = existing && existing.row.schedule === row.schedule ? existing.schedule : row.schedule ? parseSchedule(JSON.parse(row.schedule) as WeeklySchedule) : null;
+      const schedule =
+        existing && existing.row.schedule === row.schedule
+          ? existing.schedule
+          : row.schedule
+            ? parseSchedule(JSON.parse(row.schedule) as WeeklySchedule)
+            : null;
       if (existing) {
         if (existing.intervalMs !== intervalMs) existing.nextDueAt = Math.min(existing.nextDueAt, now + intervalMs);
         // New connection details (a fixed URL or password): forget the back-off and try at once.

@@ -36,7 +36,8 @@ export function normaliseSchedule(input: Partial<Record<string, unknown>>): Week
     if (raw.length > MAX_WINDOWS_PER_DAY) throw validation(`schedule.${day}`, `at most ${MAX_WINDOWS_PER_DAY} windows a day`);
     const windows: [number, number, string][] = [];
     for (const w of raw) {
-      if (typeof w !== 'string' || !WINDOW_RE.test(w)) throw validation(`schedule.${day}`, `${JSON.stringify(w)} is not a "HH:MM-HH:MM" window (24-hour clock, end may be 24:00)`);
+      if (typeof w !== 'string' || !WINDOW_RE.test(w))
+        throw validation(`schedule.${day}`, `${JSON.stringify(w)} is not a "HH:MM-HH:MM" window (24-hour clock, end may be 24:00)`);
       const [start, end] = [minutes(w.slice(0, 5)), minutes(w.slice(6, 11))];
       if (end <= start) throw validation(`schedule.${day}`, `window ${w} ends before it starts; split windows that cross midnight`);
       windows.push([start, end, w]);

@@ -17,10 +17,13 @@ export const MAX_STORAGE_DAYS = 3650;
 export const DEFAULT_SETTINGS = { status: 'off' as RecordingStatus, frequency: 1, storage_duration: -1, schedule: null as WeeklySchedule | null };
 
 const Windows = Type.Array(Type.String({ pattern: WINDOW_PATTERN, description: 'HH:MM-HH:MM, camera local time; end may be 24:00' }), { maxItems: 24 });
-const ScheduleSchema = Type.Object(Object.fromEntries(WEEKDAYS.map((d) => [d, Type.Optional(Windows)])) as Record<(typeof WEEKDAYS)[number], ReturnType<typeof Type.Optional<typeof Windows>>>, {
-  additionalProperties: false,
-  description: 'Windows per weekday in the camera’s time zone; a weekday left out records nothing',
-});
+const ScheduleSchema = Type.Object(
+  Object.fromEntries(WEEKDAYS.map((d) => [d, Type.Optional(Windows)])) as Record<(typeof WEEKDAYS)[number], ReturnType<typeof Type.Optional<typeof Windows>>>,
+  {
+    additionalProperties: false,
+    description: 'Windows per weekday in the camera’s time zone; a weekday left out records nothing',
+  },
+);
 
 export const RecordingSettings = Type.Object(
   {
@@ -28,7 +31,14 @@ export const RecordingSettings = Type.Object(
     status: StringEnum(RECORDING_STATUSES),
     frequency: Type.Integer({ description: 'Snapshots a minute' }),
     storage_duration: Type.Integer({ description: 'Days images are kept; -1 forever' }),
-    schedule: Nullable(Type.Object(Object.fromEntries(WEEKDAYS.map((d) => [d, Type.Array(Type.String())])) as Record<(typeof WEEKDAYS)[number], ReturnType<typeof Type.Array<ReturnType<typeof Type.String>>>>)),
+    schedule: Nullable(
+      Type.Object(
+        Object.fromEntries(WEEKDAYS.map((d) => [d, Type.Array(Type.String())])) as Record<
+          (typeof WEEKDAYS)[number],
+          ReturnType<typeof Type.Array<ReturnType<typeof Type.String>>>
+        >,
+      ),
+    ),
     updated_at: Nullable(Type.String()),
   },
   { $id: 'RecordingSettings' },
@@ -70,12 +80,15 @@ export class RecordingSettingsService {
 
   async update(cameraExid: string, userId: string | null, input: RecordingSettingsUpdate): Promise<RecordingSettings> {
     // The route schema already bounds each field; these checks keep the service safe for other callers.
-    if (input.frequency !== undefined && !(Number.isInteger(input.frequency) && input.frequency >= 1 && input.frequency <= 60)) throw validation('frequency', 'must be an integer from 1 to 60 (snapshots a minute)');
+    if (input.frequency !== undefined && !(Number.isInteger(input.frequency) && input.frequency >= 1 && input.frequency <= 60))
+      throw validation('frequency', 'must be an integer from 1 to 60 (snapshots a minute)');
     if (input.storage_duration !== undefined) {
       const d = input.storage_duration;
-      if (!Number.isInteger(d) || d === 0 || d < -1 || d > MAX_STORAGE_DAYS) throw validation('storage_duration', `must be a number of days from 1 to ${MAX_STORAGE_DAYS}, or -1 to keep forever`);
+      if (!Number.isInteger(d) || d === 0 || d < -1 || d > MAX_STORAGE_DAYS)
+        throw validation('storage_duration', `must be a number of days from 1 to ${MAX_STORAGE_DAYS}, or -1 to keep forever`);
     }
-    if (input.status !== undefined && !(RECORDING_STATUSES as readonly string[]).includes(input.status)) throw validation('status', `must be one of ${RECORDING_STATUSES.join(', ')}`);
+    if (input.status !== undefined && !(RECORDING_STATUSES as readonly string[]).includes(input.status))
+      throw validation('status', `must be one of ${RECORDING_STATUSES.join(', ')}`);
     const schedule = input.schedule === undefined ? undefined : input.schedule === null ? null : normaliseSchedule(input.schedule as Record<string, unknown>);
 
     const current = await this.get(cameraExid);

@@ -51,7 +51,10 @@ export class RetentionJob {
       const batch = await this.index.expiredBefore(cameraId, cutoff, BATCH);
       if (batch.length === 0) return removed;
       await this.storage.delete(batch.map((e) => e.objectKey));
-      await this.index.remove(cameraId, batch.map((e) => e.takenAt));
+      await this.index.remove(
+        cameraId,
+        batch.map((e) => e.takenAt),
+      );
       removed += batch.length;
       if (batch.length < BATCH) return removed;
     }

@@ -9,7 +9,6 @@ import { ApiError } from '../../lib/errors.js';
 
 export const BUCKET_MS = 15 * 60 * 1000;
 
-
 export interface SnapshotEntry {
   /** ISO-8601 UTC with milliseconds. */
   takenAt: string;
@@ -51,7 +50,15 @@ export interface ListQuery {
 /** The object key of a camera's JPEG: cameras/<camera id>/snapshots/YYYY/MM/DD/HH/MM_SS_mmm.jpg (UTC). */
 export function snapshotKey(cameraId: string, takenAt: Date): string {
   const iso = checkedIso(takenAt); // YYYY-MM-DDTHH:MM:SS.mmmZ
-  const [y, mo, d, h, mi, s, ms] = [iso.slice(0, 4), iso.slice(5, 7), iso.slice(8, 10), iso.slice(11, 13), iso.slice(14, 16), iso.slice(17, 19), iso.slice(20, 23)];
+  const [y, mo, d, h, mi, s, ms] = [
+    iso.slice(0, 4),
+    iso.slice(5, 7),
+    iso.slice(8, 10),
+    iso.slice(11, 13),
+    iso.slice(14, 16),
+    iso.slice(17, 19),
+    iso.slice(20, 23),
+  ];
   return `cameras/${cameraId}/snapshots/${y}/${mo}/${d}/${h}/${mi}_${s}_${ms}.jpg`;
 }
 

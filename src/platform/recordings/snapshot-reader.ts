@@ -127,7 +127,11 @@ export class SnapshotReader {
     const entry = await this.latest(exid);
     // Made once however many ask at the same time; a failure is not kept: the next request tries again.
     const made = this.thumbnails.load(entry.objectKey, async () =>
-      sharp(await this.bytes(entry)).rotate().resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true }).jpeg({ quality: 75, mozjpeg: false }).toBuffer(),
+      sharp(await this.bytes(entry))
+        .rotate()
+        .resize({ width: THUMBNAIL_WIDTH, withoutEnlargement: true })
+        .jpeg({ quality: 75, mozjpeg: false })
+        .toBuffer(),
     );
     try {
       return { entry, jpeg: await made };

@@ -10,8 +10,7 @@ export interface Instant {
   precisionMs: number;
 }
 
-const ISO =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const ISO = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?$/;
 const UNIX = /^\d{1,11}(?:\.(\d{1,3}))?$/;
 /** 1970-01-01 … 9999-12-31: four-digit years, the span the index's text timestamps sort correctly in. */
 const MAX_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);

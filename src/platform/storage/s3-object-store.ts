@@ -41,7 +41,9 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async put(key: string, bytes: Buffer, contentType: string): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.bucket, Key: checkKey(key), Body: bytes, ContentType: contentType, ContentLength: bytes.length }));
+    await this.client.send(
+      new PutObjectCommand({ Bucket: this.bucket, Key: checkKey(key), Body: bytes, ContentType: contentType, ContentLength: bytes.length }),
+    );
   }
 
   async get(key: string): Promise<StoredObject | null> {
@@ -72,7 +74,8 @@ export class S3ObjectStore implements ObjectStore {
       const res = await this.client.send(new DeleteObjectsCommand({ Bucket: this.bucket, Delete: { Objects: batch, Quiet: true } }));
       // Deleting a missing key is a success in S3; anything reported here is a real failure.
       const failed = (res.Errors ?? []).filter((e) => e.Code !== 'NoSuchKey');
-      if (failed.length > 0) throw new Error(`S3 refused to delete ${failed.length} object(s), first ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`);
+      if (failed.length > 0)
+        throw new Error(`S3 refused to delete ${failed.length} object(s), first ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`);
     }
   }
 

@@ -27,7 +27,8 @@ export function checkPassword(password: string, field = 'password'): void {
 
 export async function createUser(db: PlatformDb, input: NewUser): Promise<UserRecord> {
   const email = normaliseEmail(input.email);
-  if (!EMAIL.test(email) || email.length > 254) throw new ApiError('VALIDATION_ERROR', 'email: is not an e-mail address', { details: [{ field: 'email', message: 'invalid' }] });
+  if (!EMAIL.test(email) || email.length > 254)
+    throw new ApiError('VALIDATION_ERROR', 'email: is not an e-mail address', { details: [{ field: 'email', message: 'invalid' }] });
   checkPassword(input.password);
   if (await findUserByEmail(db, email)) throw new ApiError('CONFLICT', `A user with e-mail ${email} already exists`);
   const now = new Date().toISOString();

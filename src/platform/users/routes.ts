@@ -1,5 +1,3 @@
-// People (user:info; profile:write). None touches a project; a key acts as its owner.
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../lib/errors.js';
@@ -25,7 +23,14 @@ const Session = Type.Object({
   current: Type.Boolean(),
   impersonated_by: Nullable(Type.Object({ id: Type.String(), email: Type.String() }, { description: 'The platform admin behind an impersonated session' })),
 });
-const Activity = Type.Object({ id: Type.String(), session_id: Nullable(Type.String()), action: Type.String(), ip: Nullable(Type.String()), user_agent: Nullable(Type.String()), created_at: Type.String() });
+const Activity = Type.Object({
+  id: Type.String(),
+  session_id: Nullable(Type.String()),
+  action: Type.String(),
+  ip: Nullable(Type.String()),
+  user_agent: Nullable(Type.String()),
+  created_at: Type.String(),
+});
 const UpdateBody = Type.Object(
   {
     firstname: Type.Optional(Type.String({ maxLength: 100 })),
@@ -45,7 +50,16 @@ export const userRoutes = defineRoutes('user-routes', ['db', 'directory', 'sessi
 
   app.get(
     '/v2/users/:id',
-    { config: info, schema: { tags, operationId: 'getUser', summary: 'A person’s record (your own; admins any)', params: Id, response: { 200: UserRecord, ...errorResponses() } } },
+    {
+      config: info,
+      schema: {
+        tags,
+        operationId: 'getUser',
+        summary: 'A person’s record (your own; admins any)',
+        params: Id,
+        response: { 200: UserRecord, ...errorResponses() },
+      },
+    },
     async (req) => users.get(req.principal, req.params.id),
   );
 
@@ -72,7 +86,10 @@ export const userRoutes = defineRoutes('user-routes', ['db', 'directory', 'sessi
         operationId: 'getUserPermissions',
         summary: 'What the caller may do on each project (a key: its owner’s rights on the key’s projects)',
         response: {
-          200: Type.Object({ via: StringEnum(['session', 'api_key']), projects: Type.Array(Type.Object({ ...ProjectRole.properties, actions: Type.Array(Type.String()) })) }),
+          200: Type.Object({
+            via: StringEnum(['session', 'api_key']),
+            projects: Type.Array(Type.Object({ ...ProjectRole.properties, actions: Type.Array(Type.String()) })),
+          }),
           ...errorResponses(),
         },
       },
@@ -84,14 +101,26 @@ export const userRoutes = defineRoutes('user-routes', ['db', 'directory', 'sessi
     '/v2/users/roles',
     {
       config: info,
-      schema: { tags, operationId: 'getUserRoles', response: { 200: Type.Object({ platform_role: StringEnum(['admin', 'user']), projects: Type.Array(ProjectRole) }), ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'getUserRoles',
+        response: { 200: Type.Object({ platform_role: StringEnum(['admin', 'user']), projects: Type.Array(ProjectRole) }), ...errorResponses() },
+      },
     },
     async (req) => users.roles(req.principal),
   );
 
   app.get(
     '/v2/users/active-sessions',
-    { config: info, schema: { tags, operationId: 'listActiveSessions', summary: 'The caller’s live sessions; `current` marks this one', response: { 200: Type.Array(Session), ...errorResponses() } } },
+    {
+      config: info,
+      schema: {
+        tags,
+        operationId: 'listActiveSessions',
+        summary: 'The caller’s live sessions; `current` marks this one',
+        response: { 200: Type.Array(Session), ...errorResponses() },
+      },
+    },
     async (req) => users.activeSessions(req.principal),
   );
 
@@ -112,13 +141,32 @@ export const userRoutes = defineRoutes('user-routes', ['db', 'directory', 'sessi
 
   app.patch(
     '/v2/users/:id',
-    { config: write, schema: { tags, operationId: 'updateUser', summary: 'Update your own profile', params: Id, body: UpdateBody, response: { 200: UserRecord, ...errorResponses() } } },
+    {
+      config: write,
+      schema: {
+        tags,
+        operationId: 'updateUser',
+        summary: 'Update your own profile',
+        params: Id,
+        body: UpdateBody,
+        response: { 200: UserRecord, ...errorResponses() },
+      },
+    },
     async (req) => users.update(req.principal, req.params.id, req.body, auditContext(req)),
   );
 
   app.delete(
     '/v2/users/active-sessions/:id',
-    { config: write, schema: { tags, operationId: 'revokeSession', summary: 'End one of your sessions; its JWT is refused from the next request', params: Id, response: { 204: Type.Null(), ...errorResponses() } } },
+    {
+      config: write,
+      schema: {
+        tags,
+        operationId: 'revokeSession',
+        summary: 'End one of your sessions; its JWT is refused from the next request',
+        params: Id,
+        response: { 204: Type.Null(), ...errorResponses() },
+      },
+    },
     async (req, reply) => {
       const userId = actingUserId(req);
       if (!(await sessions.revoke(req.params.id, userId))) throw new ApiError('NOT_FOUND', 'Session not found');

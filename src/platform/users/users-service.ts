@@ -76,7 +76,12 @@ export class UsersService {
     };
   }
 
-  async update(principal: Principal, id: string, input: { firstname?: string; lastname?: string; password?: string; current_password?: string }, ctx?: AuditContext): Promise<UserRecord> {
+  async update(
+    principal: Principal,
+    id: string,
+    input: { firstname?: string; lastname?: string; password?: string; current_password?: string },
+    ctx?: AuditContext,
+  ): Promise<UserRecord> {
     if (principal.kind === 'anonymous' || principal.userId !== id) throw new ApiError('NOT_FOUND', 'User not found');
     const user = await findUserById(this.db, id);
     if (!user) throw new ApiError('NOT_FOUND', 'User not found');
@@ -98,7 +103,12 @@ export class UsersService {
       // A new password ends every other session of that person.
       const others = await openSessionIdsOf(this.db, id, principal.sessionId);
       for (const sessionId of others) await this.sessions.revoke(sessionId, id);
-      await this.audit?.record(ctx ?? { ...SYSTEM_CONTEXT, actorUserId: id }, { action: 'user.password_changed', subjectUserId: id, target: { type: 'user', id }, details: { sessions_ended: others.length } });
+      await this.audit?.record(ctx ?? { ...SYSTEM_CONTEXT, actorUserId: id }, {
+        action: 'user.password_changed',
+        subjectUserId: id,
+        target: { type: 'user', id },
+        details: { sessions_ended: others.length },
+      });
     }
     return toUserRecord((await findUserById(this.db, id))!);
   }
@@ -107,12 +117,19 @@ export class UsersService {
     const p = principal as Exclude<Principal, { kind: 'anonymous' }>;
     const now = new Date().toISOString();
     const rows = await liveSessionsOf(this.db, p.userId, now);
-    const admins = await emailsOf(this.db, rows.flatMap((r) => (r.impersonator_id ? [r.impersonator_id] : [])));
+    const admins = await emailsOf(
+      this.db,
+      rows.flatMap((r) => (r.impersonator_id ? [r.impersonator_id] : [])),
+    );
     const current = principal.kind === 'user' ? principal.sessionId : null;
     // An impersonated session shows who is behind it, so the person sees an admin acting as them.
     return rows.map(({ impersonator_id, ...r }) => {
       const adminEmail = impersonator_id ? admins.get(impersonator_id) : undefined;
-      return { ...r, current: r.id === current, impersonated_by: impersonator_id && adminEmail !== undefined ? { id: impersonator_id, email: adminEmail } : null };
+      return {
+        ...r,
+        current: r.id === current,
+        impersonated_by: impersonator_id && adminEmail !== undefined ? { id: impersonator_id, email: adminEmail } : null,
+      };
     });
   }
 

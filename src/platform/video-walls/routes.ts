@@ -1,5 +1,3 @@
-// Video walls (project:video_wall): list, create, get, edit, delete a project's grid of camera tiles.
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromBodyProject, fromRecord, listOfProjects, scoped } from '../access/policy.js';
@@ -57,7 +55,10 @@ export const videoWallRoutes = defineRoutes('video-wall-routes', ['videoWalls', 
         tags,
         operationId: 'createVideoWall',
         summary: 'Create a wall: a grid (rows × columns, at most 8 × 8) of tiles, each a camera of the project',
-        body: Type.Object({ project_exid: Type.String({ minLength: 1, maxLength: 64 }), name: Name, rows: GridSize, columns: GridSize, tiles: Type.Optional(Tiles) }, { additionalProperties: false }),
+        body: Type.Object(
+          { project_exid: Type.String({ minLength: 1, maxLength: 64 }), name: Name, rows: GridSize, columns: GridSize, tiles: Type.Optional(Tiles) },
+          { additionalProperties: false },
+        ),
         response: { 201: Wall, ...errorResponses() },
       },
     },
@@ -85,7 +86,10 @@ export const videoWallRoutes = defineRoutes('video-wall-routes', ['videoWalls', 
         operationId: 'updateVideoWall',
         summary: 'Rename, resize, or replace the tiles (tiles, when given, replace the whole layout)',
         params: Params,
-        body: Type.Object({ name: Type.Optional(Name), rows: Type.Optional(GridSize), columns: Type.Optional(GridSize), tiles: Type.Optional(Tiles) }, { additionalProperties: false, minProperties: 1 }),
+        body: Type.Object(
+          { name: Type.Optional(Name), rows: Type.Optional(GridSize), columns: Type.Optional(GridSize), tiles: Type.Optional(Tiles) },
+          { additionalProperties: false, minProperties: 1 },
+        ),
         response: { 200: Wall, ...errorResponses() },
       },
     },

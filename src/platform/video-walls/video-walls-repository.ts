@@ -21,8 +21,14 @@ export interface TileRow {
 /** The walls with their project's exid and their creator's e-mail, each owner asked once (a wall whose project is gone is left out). */
 async function withRefs(db: PlatformDb, walls: VideoWallsTable[]): Promise<WallRow[]> {
   const [projects, emails] = await Promise.all([
-    projectExidsOf(db, walls.map((w) => w.project_id)),
-    emailsOf(db, walls.flatMap((w) => (w.created_by ? [w.created_by] : []))),
+    projectExidsOf(
+      db,
+      walls.map((w) => w.project_id),
+    ),
+    emailsOf(
+      db,
+      walls.flatMap((w) => (w.created_by ? [w.created_by] : [])),
+    ),
   ]);
   return walls.flatMap((w) => {
     const projectExid = projects.get(w.project_id);
@@ -51,7 +57,10 @@ export async function tilesOf(db: PlatformDb, wallIds: string[]): Promise<TileRo
     .orderBy('row_index')
     .orderBy('column_index')
     .execute();
-  const cameras = await cameraRefsByIds(db, tiles.map((t) => t.camera_id));
+  const cameras = await cameraRefsByIds(
+    db,
+    tiles.map((t) => t.camera_id),
+  );
   return tiles.flatMap(({ camera_id, ...t }) => {
     const c = cameras.get(camera_id);
     return c ? [{ ...t, camera_exid: c.exid, camera_name: c.name }] : [];
@@ -64,13 +73,27 @@ export async function projectCameras(db: PlatformDb, projectId: string, exids: s
 }
 
 /** Writes the wall and replaces its tiles, in one transaction. */
-export async function saveWall(db: PlatformDb, wall: VideoWallsTable, tiles: { row_index: number; column_index: number; camera_id: string }[] | null, isNew: boolean): Promise<void> {
+export async function saveWall(
+  db: PlatformDb,
+  wall: VideoWallsTable,
+  tiles: { row_index: number; column_index: number; camera_id: string }[] | null,
+  isNew: boolean,
+): Promise<void> {
   await db.kysely.transaction().execute(async (trx) => {
     if (isNew) await trx.insertInto('video_walls').values(wall).execute();
-    else await trx.updateTable('video_walls').set({ name: wall.name, grid_rows: wall.grid_rows, grid_columns: wall.grid_columns, updated_at: wall.updated_at }).where('id', '=', wall.id).execute();
+    else
+      await trx
+        .updateTable('video_walls')
+        .set({ name: wall.name, grid_rows: wall.grid_rows, grid_columns: wall.grid_columns, updated_at: wall.updated_at })
+        .where('id', '=', wall.id)
+        .execute();
     if (tiles === null) return;
     await trx.deleteFrom('video_wall_tiles').where('wall_id', '=', wall.id).execute();
-    if (tiles.length > 0) await trx.insertInto('video_wall_tiles').values(tiles.map((t) => ({ wall_id: wall.id, ...t }))).execute();
+    if (tiles.length > 0)
+      await trx
+        .insertInto('video_wall_tiles')
+        .values(tiles.map((t) => ({ wall_id: wall.id, ...t })))
+        .execute();
   });
 }
 

@@ -33,7 +33,9 @@ function toWall(w: repo.WallRow, tiles: repo.TileRow[]): VideoWall {
     project_exid: w.project_exid,
     rows: w.grid_rows,
     columns: w.grid_columns,
-    tiles: tiles.filter((t) => t.wall_id === w.id).map((t) => ({ row: t.row_index, column: t.column_index, camera_exid: t.camera_exid, camera_name: t.camera_name })),
+    tiles: tiles
+      .filter((t) => t.wall_id === w.id)
+      .map((t) => ({ row: t.row_index, column: t.column_index, camera_exid: t.camera_exid, camera_name: t.camera_name })),
     created_by_email: w.created_by_email,
     created_at: w.created_at,
     updated_at: w.updated_at,
@@ -46,7 +48,10 @@ export class VideoWallsService {
   /** The walls of the given projects (the caller's visible ones), optionally one project's. */
   async list(projectIds: string[]): Promise<VideoWall[]> {
     const walls = await repo.wallsOfProjects(this.db, projectIds);
-    const tiles = await repo.tilesOf(this.db, walls.map((w) => w.id));
+    const tiles = await repo.tilesOf(
+      this.db,
+      walls.map((w) => w.id),
+    );
     return walls.map((w) => toWall(w, tiles));
   }
 
@@ -60,7 +65,21 @@ export class VideoWallsService {
     const now = new Date().toISOString();
     const id = newId();
     const tiles = await this.validateTiles(projectId, input.rows, input.columns, input.tiles ?? []);
-    await repo.saveWall(this.db, { id, project_id: projectId, name: input.name.trim(), grid_rows: input.rows, grid_columns: input.columns, created_by: userId, created_at: now, updated_at: now }, tiles, true);
+    await repo.saveWall(
+      this.db,
+      {
+        id,
+        project_id: projectId,
+        name: input.name.trim(),
+        grid_rows: input.rows,
+        grid_columns: input.columns,
+        created_by: userId,
+        created_at: now,
+        updated_at: now,
+      },
+      tiles,
+      true,
+    );
     return this.get(id);
   }
 
@@ -72,7 +91,12 @@ export class VideoWallsService {
     const columns = input.columns ?? current.columns;
     const next = input.tiles ?? current.tiles.map(({ row: r, column, camera_exid }) => ({ row: r, column, camera_exid }));
     const tiles = await this.validateTiles(row.project_id, rows, columns, next);
-    await repo.saveWall(this.db, { ...row, name: input.name?.trim() ?? row.name, grid_rows: rows, grid_columns: columns, updated_at: new Date().toISOString() }, tiles, false);
+    await repo.saveWall(
+      this.db,
+      { ...row, name: input.name?.trim() ?? row.name, grid_rows: rows, grid_columns: columns, updated_at: new Date().toISOString() },
+      tiles,
+      false,
+    );
     return this.get(id);
   }
 

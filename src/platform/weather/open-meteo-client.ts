@@ -107,7 +107,8 @@ export class OpenMeteoClient {
       res = await fetch(url, { signal: AbortSignal.timeout(this.opts.timeoutMs), headers: { accept: 'application/json' } });
     } catch (err) {
       const name = (err as { name?: string }).name;
-      if (name === 'TimeoutError' || name === 'AbortError') throw new ApiError('GATEWAY_TIMEOUT', `The weather provider did not answer within ${this.opts.timeoutMs} ms`);
+      if (name === 'TimeoutError' || name === 'AbortError')
+        throw new ApiError('GATEWAY_TIMEOUT', `The weather provider did not answer within ${this.opts.timeoutMs} ms`);
       throw new ApiError('BAD_GATEWAY', `The weather provider could not be reached: ${(err as Error).message}`);
     }
     let body: unknown;

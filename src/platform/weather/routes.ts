@@ -1,5 +1,3 @@
-// Weather at a project's site (project:weather): history by day, current conditions, filters.
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromPathProject, scoped } from '../access/policy.js';
@@ -48,7 +46,13 @@ export const weatherRoutes = defineRoutes('weather-routes', ['weather'], async (
         params: Params,
         querystring: Type.Object({ date: Type.Optional(Day), from: Type.Optional(Day), to: Type.Optional(Day) }, { additionalProperties: false }),
         response: {
-          200: Type.Object({ location: Location, timezone: Type.String(), from: Type.String(), to: Type.String(), days: Type.Array(Type.Object({ date: Type.String(), hourly: Type.Array(Hour) })) }),
+          200: Type.Object({
+            location: Location,
+            timezone: Type.String(),
+            from: Type.String(),
+            to: Type.String(),
+            days: Type.Array(Type.Object({ date: Type.String(), hourly: Type.Array(Hour) })),
+          }),
           ...upstream,
         },
       },

@@ -51,14 +51,16 @@ const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
 /** A calendar date `YYYY-MM-DD` that really exists (no 2026-02-30), or a 400 naming the field. */
 export function parseDay(field: string, value: string): string {
   const d = new Date(`${value}T00:00:00Z`);
-  if (!DAY_RE.test(value) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== value) throw validation(field, `expected a date YYYY-MM-DD, got ${JSON.stringify(value)}`);
+  if (!DAY_RE.test(value) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== value)
+    throw validation(field, `expected a date YYYY-MM-DD, got ${JSON.stringify(value)}`);
   return value;
 }
 
 const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 /** Today's date where the project is. */
-export const localToday = (timezone: string, now = new Date()) => new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+export const localToday = (timezone: string, now = new Date()) =>
+  new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 
 export class WeatherService {
   private readonly client: OpenMeteoClient;
@@ -86,7 +88,10 @@ export class WeatherService {
 
   private async place(projectId: string): Promise<{ location: WeatherLocation; timezone: string }> {
     const location = await this.locationOf(projectId);
-    if (!location) throw new ApiError('LOCATION_UNKNOWN', 'The project has no location: give one of its cameras a location (lat, lng) to get weather', { details: { reason: 'no_camera_location' } });
+    if (!location)
+      throw new ApiError('LOCATION_UNKNOWN', 'The project has no location: give one of its cameras a location (lat, lng) to get weather', {
+        details: { reason: 'no_camera_location' },
+      });
     return { location, timezone: await this.timezoneOf(projectId) };
   }
 

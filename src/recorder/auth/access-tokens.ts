@@ -64,7 +64,13 @@ export class AccessTokens {
         .where('token_hash', '=', hash)
         .executeTakeFirst();
       if (!row || row.revoked_at) return undefined;
-      return { tokenId: row.id, userId: row.user_id, username: row.username, role: row.role === 'admin' ? 'admin' : 'user', expiresAt: Date.parse(row.expires_at) } satisfies TokenOwner;
+      return {
+        tokenId: row.id,
+        userId: row.user_id,
+        username: row.username,
+        role: row.role === 'admin' ? 'admin' : 'user',
+        expiresAt: Date.parse(row.expires_at),
+      } satisfies TokenOwner;
     });
     return owner && owner.expiresAt > now ? owner : null;
   }

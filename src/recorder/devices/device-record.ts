@@ -17,9 +17,13 @@ export const StreamConfig = Type.Object(
 
 export const StorageConfig = Type.Object(
   {
-    recording_mode: Type.Optional(StringEnum(['always', 'never'], { description: 'always: record continuously (within the schedule, if any); never: do not record' })),
+    recording_mode: Type.Optional(
+      StringEnum(['always', 'never'], { description: 'always: record continuously (within the schedule, if any); never: do not record' }),
+    ),
     full_drive_threshold: Type.Optional(Type.Number({ minimum: 50, maximum: 99, description: 'Disk use (percent) at which the full-drive action applies' })),
-    full_drive_action: Type.Optional(StringEnum(['overwrite', 'nothing'], { description: 'overwrite: delete the oldest segments; nothing: keep them and stop writing' })),
+    full_drive_action: Type.Optional(
+      StringEnum(['overwrite', 'nothing'], { description: 'overwrite: delete the oldest segments; nothing: keep them and stop writing' }),
+    ),
     schedule: Type.Optional(
       Nullable(
         Type.Record(Type.String(), Type.Array(Type.String({ pattern: '^([01]\\d|2[0-3]):[0-5]\\d-([01]\\d|2[0-4]):[0-5]\\d$' }), { maxItems: 12 }), {

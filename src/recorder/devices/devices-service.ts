@@ -92,7 +92,9 @@ export class DevicesService {
       if (stream.stream_uri || stream.sub_stream_uri || stream.snapshot_uri) throw validation('stream_config', 'a file device has only a path');
     }
     const oldCreds = current ? (JSON.parse(current.credentials) as { username?: string; password?: string }) : {};
-    const creds = input.credentials ? { username: input.credentials.username ?? oldCreds.username, password: input.credentials.password ?? oldCreds.password } : oldCreds;
+    const creds = input.credentials
+      ? { username: input.credentials.username ?? oldCreds.username, password: input.credentials.password ?? oldCreds.password }
+      : oldCreds;
     const storage = { ...DEFAULT_STORAGE, ...(current ? JSON.parse(current.storage_config) : {}), ...(input.storage_config ?? {}) };
     const bad = checkSchedule(storage.schedule);
     if (bad) throw validation('storage_config.schedule', bad);
@@ -111,7 +113,11 @@ export class DevicesService {
     const current = await this.row(id);
     if (input.type && input.type !== current.type) throw validation('type', 'cannot change; create a new device');
     const fields = await this.checked(input, current);
-    await this.db.kysely.updateTable('devices').set({ ...fields, updated_at: new Date().toISOString() }).where('id', '=', id).execute();
+    await this.db.kysely
+      .updateTable('devices')
+      .set({ ...fields, updated_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .execute();
     return this.get(id);
   }
 

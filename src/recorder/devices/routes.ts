@@ -6,7 +6,10 @@ import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
 import { Device, StorageConfig, StreamConfig } from './device-record.js';
 
 export const DeviceId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
-const Credentials = Type.Object({ username: Type.Optional(Type.String({ maxLength: 200 })), password: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: false });
+const Credentials = Type.Object(
+  { username: Type.Optional(Type.String({ maxLength: 200 })), password: Type.Optional(Type.String({ maxLength: 200 })) },
+  { additionalProperties: false },
+);
 const Fields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   timezone: Type.String({ minLength: 1, maxLength: 64 }),
@@ -14,14 +17,25 @@ const Fields = {
   credentials: Credentials,
   storage_config: StorageConfig,
 };
-const WebhookToken = Type.Object({ id: Type.String(), device_id: Type.String(), name: Type.String(), hint: Type.String(), created_at: Type.String(), revoked_at: Type.Union([Type.String(), Type.Null()]) });
+const WebhookToken = Type.Object({
+  id: Type.String(),
+  device_id: Type.String(),
+  name: Type.String(),
+  hint: Type.String(),
+  created_at: Type.String(),
+  revoked_at: Type.Union([Type.String(), Type.Null()]),
+});
 
 export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { devices, manager, webhooks } = app.recorder;
   const tags = ['devices'];
 
-  app.get('/api/devices', { config: { auth: 'read' }, schema: { tags, operationId: 'listDevices', response: { 200: Type.Array(Device), ...errorResponses() } } }, async () => devices.list());
+  app.get(
+    '/api/devices',
+    { config: { auth: 'read' }, schema: { tags, operationId: 'listDevices', response: { 200: Type.Array(Device), ...errorResponses() } } },
+    async () => devices.list(),
+  );
 
   app.post(
     '/api/devices',
@@ -52,8 +66,10 @@ export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get('/api/devices/:id', { config: { auth: 'read' }, schema: { tags, operationId: 'getDevice', params: DeviceId, response: { 200: Device, ...errorResponses() } } }, async (req) =>
-    devices.get(req.params.id),
+  app.get(
+    '/api/devices/:id',
+    { config: { auth: 'read' }, schema: { tags, operationId: 'getDevice', params: DeviceId, response: { 200: Device, ...errorResponses() } } },
+    async (req) => devices.get(req.params.id),
   );
 
   app.put(
@@ -80,7 +96,13 @@ export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/devices/:id',
     {
       config: { auth: 'admin' },
-      schema: { tags, operationId: 'deleteDevice', summary: 'Stop and remove a device; its recordings stay indexed and on disk', params: DeviceId, response: { 204: Type.Null(), ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'deleteDevice',
+        summary: 'Stop and remove a device; its recordings stay indexed and on disk',
+        params: DeviceId,
+        response: { 204: Type.Null(), ...errorResponses() },
+      },
     },
     async (req, reply) => {
       await devices.get(req.params.id);
@@ -92,7 +114,10 @@ export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get(
     '/api/devices/:id/webhook-tokens',
-    { config: { auth: 'admin' }, schema: { tags: ['events'], operationId: 'listWebhookTokens', params: DeviceId, response: { 200: Type.Array(WebhookToken), ...errorResponses() } } },
+    {
+      config: { auth: 'admin' },
+      schema: { tags: ['events'], operationId: 'listWebhookTokens', params: DeviceId, response: { 200: Type.Array(WebhookToken), ...errorResponses() } },
+    },
     async (req) => {
       await devices.get(req.params.id);
       return webhooks.list(req.params.id);

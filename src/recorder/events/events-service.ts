@@ -25,7 +25,14 @@ function isoTime(field: string, v: unknown): string {
   return d.toISOString();
 }
 
-const toEvent = (r: EventsTable) => ({ id: r.id, device_id: r.device_id, type: r.type, time: r.time, metadata: JSON.parse(r.metadata) as Record<string, unknown>, created_at: r.created_at });
+const toEvent = (r: EventsTable) => ({
+  id: r.id,
+  device_id: r.device_id,
+  type: r.type,
+  time: r.time,
+  metadata: JSON.parse(r.metadata) as Record<string, unknown>,
+  created_at: r.created_at,
+});
 const toLpr = (r: LprEventsTable) => ({
   id: r.id,
   device_id: r.device_id,

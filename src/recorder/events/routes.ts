@@ -6,7 +6,14 @@ import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
 import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
 import { DeviceId } from '../devices/routes.js';
 
-const Event = Type.Object({ id: Type.String(), device_id: Type.String(), type: Type.String(), time: Type.String(), metadata: Type.Record(Type.String(), Type.Unknown()), created_at: Type.String() });
+const Event = Type.Object({
+  id: Type.String(),
+  device_id: Type.String(),
+  type: Type.String(),
+  time: Type.String(),
+  metadata: Type.Record(Type.String(), Type.Unknown()),
+  created_at: Type.String(),
+});
 const LprEvent = Type.Object({
   id: Type.String(),
   device_id: Type.String(),
@@ -26,7 +33,10 @@ const Filters = {
   end_date: Type.Optional(Type.String({ maxLength: 40 })),
   ...PageQuery,
 };
-const WebhookQuery = Type.Object({ token: Type.Optional(Type.String({ maxLength: 200 })), type: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.:-]+$' })) });
+const WebhookQuery = Type.Object({
+  token: Type.Optional(Type.String({ maxLength: 200 })),
+  type: Type.Optional(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_.:-]+$' })),
+});
 
 export async function eventRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -95,7 +105,14 @@ export async function eventRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (req) =>
-      events.list({ deviceId: req.query.device_id, type: req.query.type, from: req.query.start_date, to: req.query.end_date, page: req.query.page ?? 1, pageSize: req.query.page_size ?? 50 }),
+      events.list({
+        deviceId: req.query.device_id,
+        type: req.query.type,
+        from: req.query.start_date,
+        to: req.query.end_date,
+        page: req.query.page ?? 1,
+        pageSize: req.query.page_size ?? 50,
+      }),
   );
 
   app.get(
@@ -111,6 +128,13 @@ export async function eventRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (req) =>
-      events.listLpr({ deviceId: req.query.device_id, plate: req.query.plate_number, from: req.query.start_date, to: req.query.end_date, page: req.query.page ?? 1, pageSize: req.query.page_size ?? 50 }),
+      events.listLpr({
+        deviceId: req.query.device_id,
+        plate: req.query.plate_number,
+        from: req.query.start_date,
+        to: req.query.end_date,
+        page: req.query.page ?? 1,
+        pageSize: req.query.page_size ?? 50,
+      }),
   );
 }

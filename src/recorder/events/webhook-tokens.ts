@@ -20,7 +20,15 @@ export class WebhookTokens {
 
   async create(deviceId: string, name: string): Promise<WebhookTokenRecord & { token: string }> {
     const token = 'owh_' + randomBytes(32).toString('base64url');
-    const row = { id: newId(), device_id: deviceId, name, token_hash: sha256(token), hint: token.slice(0, 10), created_at: new Date().toISOString(), revoked_at: null };
+    const row = {
+      id: newId(),
+      device_id: deviceId,
+      name,
+      token_hash: sha256(token),
+      hint: token.slice(0, 10),
+      created_at: new Date().toISOString(),
+      revoked_at: null,
+    };
     await this.db.kysely.insertInto('webhook_tokens').values(row).execute();
     const { token_hash: _h, ...record } = row;
     return { ...record, token };
@@ -44,7 +52,12 @@ export class WebhookTokens {
       .where('device_id', '=', deviceId)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
-    const row = await this.db.kysely.selectFrom('webhook_tokens').select(['id', 'device_id', 'name', 'hint', 'created_at', 'revoked_at']).where('id', '=', id).where('device_id', '=', deviceId).executeTakeFirst();
+    const row = await this.db.kysely
+      .selectFrom('webhook_tokens')
+      .select(['id', 'device_id', 'name', 'hint', 'created_at', 'revoked_at'])
+      .where('id', '=', id)
+      .where('device_id', '=', deviceId)
+      .executeTakeFirst();
     if (!row) throw new ApiError('NOT_FOUND', 'Webhook token not found');
     if (Number(res.numUpdatedRows) === 0 && row.revoked_at === null) throw new ApiError('NOT_FOUND', 'Webhook token not found');
     return row;

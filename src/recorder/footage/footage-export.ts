@@ -36,7 +36,8 @@ export function clipRange(q: { start_date?: string; end_date?: string; duration?
   }
   const seconds = (end.getTime() - start.getTime()) / 1000;
   const field = q.end_date !== undefined ? 'end_date' : 'duration';
-  if (seconds < MIN_CLIP_S || seconds > MAX_CLIP_S) throw validation(field, `a clip is ${MIN_CLIP_S} s to ${MAX_CLIP_S / 3600} h long; this one is ${seconds} s`);
+  if (seconds < MIN_CLIP_S || seconds > MAX_CLIP_S)
+    throw validation(field, `a clip is ${MIN_CLIP_S} s to ${MAX_CLIP_S / 3600} h long; this one is ${seconds} s`);
   return { start, end };
 }
 
@@ -87,8 +88,30 @@ export class FootageExporter {
       start: new Date(trueStart),
       gapSeconds: gapMs / 1000,
       list: list.join('\n') + '\n',
-      args: (output) => ['-hide_banner', '-loglevel', 'error', '-f', 'concat', '-safe', '0', '-protocol_whitelist', 'file,pipe', '-i', 'pipe:0', '-map', '0:v:0', '-c', 'copy', '-t', length,
-        '-movflags', 'frag_keyframe+empty_moov+default_base_moof', '-f', 'mp4', output],
+      args: (output) => [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-f',
+        'concat',
+        '-safe',
+        '0',
+        '-protocol_whitelist',
+        'file,pipe',
+        '-i',
+        'pipe:0',
+        '-map',
+        '0:v:0',
+        '-c',
+        'copy',
+        '-t',
+        length,
+        '-movflags',
+        'frag_keyframe+empty_moov+default_base_moof',
+        '-f',
+        'mp4',
+        output,
+      ],
     };
   }
 }

@@ -27,7 +27,11 @@ export async function hlsRoutes(fastify: FastifyInstance): Promise<void> {
         operationId: 'hlsPlaylist',
         summary: 'HLS playlist: live (the newest segments, rolling) or playback from `pos`; every segment URI carries the token',
         params: DeviceId,
-        querystring: Type.Object({ pos: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601: play back from here' })), ...StreamQuery, ...TokenQuery }),
+        querystring: Type.Object({
+          pos: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601: play back from here' })),
+          ...StreamQuery,
+          ...TokenQuery,
+        }),
         response: { 200: Type.String({ description: 'application/vnd.apple.mpegurl' }), ...errorResponses() },
       },
     },

@@ -68,7 +68,9 @@ export class DeviceRecorder {
     await this.deps.setState(this.deviceId, 'streaming', null);
 
     createInterface({ input: child.stdout! }).on('line', (line) => {
-      this.pending = this.pending.then(() => this.onSegmentLine(dir, runId, line)).catch((err) => this.deps.log.warn({ err, deviceId: this.deviceId }, 'indexing a segment failed'));
+      this.pending = this.pending
+        .then(() => this.onSegmentLine(dir, runId, line))
+        .catch((err) => this.deps.log.warn({ err, deviceId: this.deviceId }, 'indexing a segment failed'));
     });
     createInterface({ input: child.stderr! }).on('line', (line) => {
       const reason = explainFfmpegError(line);

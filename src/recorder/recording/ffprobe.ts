@@ -22,7 +22,9 @@ export async function probeDuration(p: Probe, file: string): Promise<number | nu
 /** Whether the file has a video stream ffprobe can read, and its codec. */
 export async function probeVideo(p: Probe, file: string): Promise<{ codec: string } | null> {
   try {
-    const { stdout } = await run(p.ffprobe, ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', file], { timeout: 15_000 });
+    const { stdout } = await run(p.ffprobe, ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', file], {
+      timeout: 15_000,
+    });
     const codec = stdout.trim().split('\n')[0]?.trim();
     return codec ? { codec } : null;
   } catch {

@@ -37,7 +37,13 @@ async function waitGone(pid: number): Promise<void> {
   }
 }
 
-export async function recoverStorage(opts: { storageRoot: string; index: SegmentIndex; ffprobe: string; deviceIds: string[]; streams: readonly string[] }): Promise<RecoveryReport> {
+export async function recoverStorage(opts: {
+  storageRoot: string;
+  index: SegmentIndex;
+  ffprobe: string;
+  deviceIds: string[];
+  streams: readonly string[];
+}): Promise<RecoveryReport> {
   const report: RecoveryReport = { indexed: 0, removed: 0, orphansStopped: 0 };
   for (const deviceId of opts.deviceIds) {
     for (const stream of opts.streams) {

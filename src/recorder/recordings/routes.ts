@@ -11,7 +11,16 @@ import { errorResponses } from '../../lib/http/schemas.js';
 import { Binary, StreamQuery } from '../http/media.js';
 import { DeviceId } from '../devices/routes.js';
 
-const Chunk = Type.Object({ id: Type.String(), device_id: Type.String(), stream: Type.String(), run_id: Type.String(), start_date: Type.String(), end_date: Type.String(), duration_ms: Type.Integer(), size: Type.Integer() });
+const Chunk = Type.Object({
+  id: Type.String(),
+  device_id: Type.String(),
+  stream: Type.String(),
+  run_id: Type.String(),
+  start_date: Type.String(),
+  end_date: Type.String(),
+  duration_ms: Type.Integer(),
+  size: Type.Integer(),
+});
 const Range = { start_date: Type.Optional(Type.String({ maxLength: 40 })), end_date: Type.Optional(Type.String({ maxLength: 40 })) };
 
 function range(q: { start_date?: string; end_date?: string }) {
@@ -45,7 +54,14 @@ export async function recordingRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (req) => {
       const r = range(req.query);
-      const page = await index.chunks({ deviceId: req.query.device_id, stream: req.query.stream, from: r.from, to: r.to, page: req.query.page ?? 1, pageSize: req.query.page_size ?? 50 });
+      const page = await index.chunks({
+        deviceId: req.query.device_id,
+        stream: req.query.stream,
+        from: r.from,
+        to: r.to,
+        page: req.query.page ?? 1,
+        pageSize: req.query.page_size ?? 50,
+      });
       return { meta: page.meta, data: page.data.map(({ path: _p, ...c }) => c) };
     },
   );
@@ -60,7 +76,10 @@ export async function recordingRoutes(fastify: FastifyInstance): Promise<void> {
         summary: 'Continuous recording periods ("runs"); a run ends on any discontinuity',
         params: DeviceId,
         querystring: Type.Object({ ...StreamQuery, ...Range }),
-        response: { 200: Type.Array(Type.Object({ id: Type.String(), start_date: Type.String(), end_date: Type.String(), active: Type.Boolean() })), ...errorResponses() },
+        response: {
+          200: Type.Array(Type.Object({ id: Type.String(), start_date: Type.String(), end_date: Type.String(), active: Type.Boolean() })),
+          ...errorResponses(),
+        },
       },
     },
     async (req) => {

@@ -72,7 +72,14 @@ export class SegmentIndex {
 
   /** The newest `n` segments, oldest first. */
   async latest(deviceId: string, stream: string, n: number): Promise<Segment[]> {
-    const rows = await this.db.kysely.selectFrom('segments').selectAll().where('device_id', '=', deviceId).where('stream', '=', stream).orderBy('start_date', 'desc').limit(n).execute();
+    const rows = await this.db.kysely
+      .selectFrom('segments')
+      .selectAll()
+      .where('device_id', '=', deviceId)
+      .where('stream', '=', stream)
+      .orderBy('start_date', 'desc')
+      .limit(n)
+      .execute();
     return rows.reverse();
   }
 
@@ -88,11 +95,18 @@ export class SegmentIndex {
   }
 
   runs(deviceId: string, stream: string, range: { from?: string; to?: string }) {
-    let q = this.db.kysely.selectFrom('runs').select(['id', 'start_date', 'end_date', 'active', 'stream']).where('device_id', '=', deviceId).where('stream', '=', stream);
+    let q = this.db.kysely
+      .selectFrom('runs')
+      .select(['id', 'start_date', 'end_date', 'active', 'stream'])
+      .where('device_id', '=', deviceId)
+      .where('stream', '=', stream);
     if (range.from) q = q.where('end_date', '>=', range.from);
     if (range.to) q = q.where('start_date', '<=', range.to);
     // A run that never stored a segment has nothing to show.
-    return q.where((eb) => eb('end_date', '>', eb.ref('start_date'))).orderBy('start_date').execute();
+    return q
+      .where((eb) => eb('end_date', '>', eb.ref('start_date')))
+      .orderBy('start_date')
+      .execute();
   }
 
   async chunks(filter: { deviceId?: string; stream?: string; from?: string; to?: string; page: number; pageSize: number }) {

@@ -13,7 +13,10 @@ export interface RemoteStorageInput {
 }
 
 const toRecord = (r: RemoteStoragesTable) => {
-  const { secret_access_key, headers, ...config } = JSON.parse(r.config) as Record<string, unknown> & { secret_access_key?: string; headers?: Record<string, string> };
+  const { secret_access_key, headers, ...config } = JSON.parse(r.config) as Record<string, unknown> & {
+    secret_access_key?: string;
+    headers?: Record<string, string>;
+  };
   return {
     id: r.id,
     name: r.name,
@@ -48,7 +51,12 @@ export class RemoteStorages {
     }
     const config = { ...(current ? JSON.parse(current.config) : {}), ...(input.config ?? {}) };
     if (type === 's3' && !config.bucket) throw validation('config.bucket', 'an s3 storage needs a bucket');
-    const clash = await this.db.kysely.selectFrom('remote_storages').select('id').where('name', '=', name).where('id', '!=', current?.id ?? '').executeTakeFirst();
+    const clash = await this.db.kysely
+      .selectFrom('remote_storages')
+      .select('id')
+      .where('name', '=', name)
+      .where('id', '!=', current?.id ?? '')
+      .executeTakeFirst();
     if (clash) throw new ApiError('CONFLICT', `A remote storage named ${name} exists`);
     return { name, type, url, config: JSON.stringify(config) };
   }
@@ -70,7 +78,11 @@ export class RemoteStorages {
 
   async update(id: string, input: RemoteStorageInput) {
     const current = await this.row(id);
-    await this.db.kysely.updateTable('remote_storages').set({ ...(await this.checked(input, current)), updated_at: new Date().toISOString() }).where('id', '=', id).execute();
+    await this.db.kysely
+      .updateTable('remote_storages')
+      .set({ ...(await this.checked(input, current)), updated_at: new Date().toISOString() })
+      .where('id', '=', id)
+      .execute();
     return this.get(id);
   }
 

@@ -14,8 +14,21 @@ const Config = Type.Object(
   },
   { additionalProperties: false },
 );
-const Fields = { name: Type.String({ minLength: 1, maxLength: 100 }), type: StringEnum(['s3', 'http']), url: Type.String({ minLength: 1, maxLength: 2048 }), config: Config };
-const Record_ = Type.Object({ id: Type.String(), name: Type.String(), type: Type.String(), url: Type.String(), config: Type.Record(Type.String(), Type.Unknown()), created_at: Type.String(), updated_at: Type.String() });
+const Fields = {
+  name: Type.String({ minLength: 1, maxLength: 100 }),
+  type: StringEnum(['s3', 'http']),
+  url: Type.String({ minLength: 1, maxLength: 2048 }),
+  config: Config,
+};
+const Record_ = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  type: Type.String(),
+  url: Type.String(),
+  config: Type.Record(Type.String(), Type.Unknown()),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 export async function remoteStorageRoutes(fastify: FastifyInstance): Promise<void> {
@@ -24,25 +37,49 @@ export async function remoteStorageRoutes(fastify: FastifyInstance): Promise<voi
   const tags = ['remote storages'];
   const admin = { auth: 'admin' as const };
 
-  app.get('/api/remote_storages', { config: admin, schema: { tags, operationId: 'listRemoteStorages', response: { 200: Type.Array(Record_), ...errorResponses() } } }, async () => remoteStorages.list());
+  app.get(
+    '/api/remote_storages',
+    { config: admin, schema: { tags, operationId: 'listRemoteStorages', response: { 200: Type.Array(Record_), ...errorResponses() } } },
+    async () => remoteStorages.list(),
+  );
   app.post(
     '/api/remote_storages',
     {
       config: admin,
-      schema: { tags, operationId: 'createRemoteStorage', body: Type.Object({ ...Fields, config: Type.Optional(Config) }, { additionalProperties: false }), response: { 201: Record_, ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'createRemoteStorage',
+        body: Type.Object({ ...Fields, config: Type.Optional(Config) }, { additionalProperties: false }),
+        response: { 201: Record_, ...errorResponses() },
+      },
     },
     async (req, reply) => reply.code(201).send(await remoteStorages.create(req.body)),
   );
-  app.get('/api/remote_storages/:id', { config: admin, schema: { tags, operationId: 'getRemoteStorage', params: Id, response: { 200: Record_, ...errorResponses() } } }, async (req) =>
-    remoteStorages.get(req.params.id),
+  app.get(
+    '/api/remote_storages/:id',
+    { config: admin, schema: { tags, operationId: 'getRemoteStorage', params: Id, response: { 200: Record_, ...errorResponses() } } },
+    async (req) => remoteStorages.get(req.params.id),
   );
   app.put(
     '/api/remote_storages/:id',
-    { config: admin, schema: { tags, operationId: 'updateRemoteStorage', params: Id, body: Type.Partial(Type.Object(Fields), { additionalProperties: false }), response: { 200: Record_, ...errorResponses() } } },
+    {
+      config: admin,
+      schema: {
+        tags,
+        operationId: 'updateRemoteStorage',
+        params: Id,
+        body: Type.Partial(Type.Object(Fields), { additionalProperties: false }),
+        response: { 200: Record_, ...errorResponses() },
+      },
+    },
     async (req) => remoteStorages.update(req.params.id, req.body),
   );
-  app.delete('/api/remote_storages/:id', { config: admin, schema: { tags, operationId: 'deleteRemoteStorage', params: Id, response: { 204: Type.Null(), ...errorResponses() } } }, async (req, reply) => {
-    await remoteStorages.remove(req.params.id);
-    return reply.code(204).send(null);
-  });
+  app.delete(
+    '/api/remote_storages/:id',
+    { config: admin, schema: { tags, operationId: 'deleteRemoteStorage', params: Id, response: { 204: Type.Null(), ...errorResponses() } } },
+    async (req, reply) => {
+      await remoteStorages.remove(req.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 }

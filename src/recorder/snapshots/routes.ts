@@ -37,7 +37,8 @@ export async function snapshotRoutes(fastify: FastifyInstance): Promise<void> {
       if (time && Number.isNaN(time.getTime())) throw validation('time', 'must be an ISO 8601 date-time');
       let shot: Snapshot;
       if (time) shot = await snapshots.at(device.id, stream, time, req.query.method ?? 'before');
-      else if (device.type === 'ip' && device.stream_config.snapshot_uri) shot = await snapshots.fromCamera(device.stream_config.snapshot_uri, await devices.credentials(device.id));
+      else if (device.type === 'ip' && device.stream_config.snapshot_uri)
+        shot = await snapshots.fromCamera(device.stream_config.snapshot_uri, await devices.credentials(device.id));
       else shot = await snapshots.latest(device.id, stream);
       return reply.type('image/jpeg').header('x-timestamp', shot.at.toISOString()).header('cache-control', 'no-store').send(shot.jpeg);
     },

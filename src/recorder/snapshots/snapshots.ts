@@ -22,7 +22,26 @@ async function frameAt(tools: { ffmpeg: string; ffprobe: string }, file: string,
   return new Promise((resolve, reject) => {
     execFile(
       tools.ffmpeg,
-      ['-hide_banner', '-loglevel', 'error', '-ss', keyframe.toFixed(3), '-i', file, '-ss', Math.max(0, offsetS - keyframe).toFixed(3), '-frames:v', '1', '-f', 'image2', '-c:v', 'mjpeg', '-q:v', '3', 'pipe:1'],
+      [
+        '-hide_banner',
+        '-loglevel',
+        'error',
+        '-ss',
+        keyframe.toFixed(3),
+        '-i',
+        file,
+        '-ss',
+        Math.max(0, offsetS - keyframe).toFixed(3),
+        '-frames:v',
+        '1',
+        '-f',
+        'image2',
+        '-c:v',
+        'mjpeg',
+        '-q:v',
+        '3',
+        'pipe:1',
+      ],
       { encoding: 'buffer', maxBuffer: 32 * 1024 * 1024, timeout: 20_000 },
       (err, stdout) => (err || stdout.length === 0 ? reject(err ?? new Error(`ffmpeg found no frame ${offsetS.toFixed(3)} s into ${file}`)) : resolve(stdout)),
     );
@@ -38,14 +57,17 @@ export class Snapshots {
 
   /** The camera's own snapshot, when it has a snapshot URI. */
   async fromCamera(uri: string, creds: { username?: string; password?: string }): Promise<Snapshot> {
-    const headers: Record<string, string> = creds.username ? { authorization: `Basic ${Buffer.from(`${creds.username}:${creds.password ?? ''}`).toString('base64')}` } : {};
+    const headers: Record<string, string> = creds.username
+      ? { authorization: `Basic ${Buffer.from(`${creds.username}:${creds.password ?? ''}`).toString('base64')}` }
+      : {};
     let res: Response;
     try {
       res = await fetch(uri, { headers, signal: AbortSignal.timeout(5000), redirect: 'error' });
     } catch (err) {
       throw new ApiError('BAD_GATEWAY', `The camera's snapshot URI did not answer: ${(err as Error).message}`);
     }
-    if (!res.ok || !(res.headers.get('content-type') ?? '').startsWith('image/')) throw new ApiError('BAD_GATEWAY', `The camera's snapshot URI answered HTTP ${res.status}`);
+    if (!res.ok || !(res.headers.get('content-type') ?? '').startsWith('image/'))
+      throw new ApiError('BAD_GATEWAY', `The camera's snapshot URI answered HTTP ${res.status}`);
     return { jpeg: Buffer.from(await res.arrayBuffer()), at: new Date() };
   }
 

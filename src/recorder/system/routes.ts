@@ -24,7 +24,16 @@ export async function systemRoutes(fastify: FastifyInstance): Promise<void> {
             cpu: Type.Object({ cores: Type.Integer(), load: Type.Array(Type.Number()) }),
             memory: Type.Object({ total: Type.Integer(), free: Type.Integer(), recorder_rss: Type.Integer() }),
             storage: Type.Object({ path: Type.String(), total: Type.Integer(), free: Type.Integer(), used_percent: Type.Number() }),
-            devices: Type.Array(Type.Object({ id: Type.String(), name: Type.String(), state: Type.String(), state_reason: Type.Union([Type.String(), Type.Null()]), ffmpeg_pid: Type.Union([Type.Integer(), Type.Null()]), segments_this_run: Type.Integer() })),
+            devices: Type.Array(
+              Type.Object({
+                id: Type.String(),
+                name: Type.String(),
+                state: Type.String(),
+                state_reason: Type.Union([Type.String(), Type.Null()]),
+                ffmpeg_pid: Type.Union([Type.Integer(), Type.Null()]),
+                segments_this_run: Type.Integer(),
+              }),
+            ),
           }),
           ...errorResponses(),
         },
@@ -38,8 +47,20 @@ export async function systemRoutes(fastify: FastifyInstance): Promise<void> {
         uptime_s: Math.round((Date.now() - startedAt) / 1000),
         cpu: { cores: cpus().length, load: loadavg() },
         memory: { total: totalmem(), free: freemem(), recorder_rss: process.memoryUsage.rss() },
-        storage: { path: config.storageRoot, total: fs.blocks * fs.bsize, free: fs.bavail * fs.bsize, used_percent: Math.round(1000 * (1 - fs.bavail / fs.blocks)) / 10 },
-        devices: (await devices.list()).map((d) => ({ id: d.id, name: d.name, state: d.state, state_reason: d.state_reason, ffmpeg_pid: running.get(d.id)?.pid ?? null, segments_this_run: running.get(d.id)?.segments ?? 0 })),
+        storage: {
+          path: config.storageRoot,
+          total: fs.blocks * fs.bsize,
+          free: fs.bavail * fs.bsize,
+          used_percent: Math.round(1000 * (1 - fs.bavail / fs.blocks)) / 10,
+        },
+        devices: (await devices.list()).map((d) => ({
+          id: d.id,
+          name: d.name,
+          state: d.state,
+          state_reason: d.state_reason,
+          ffmpeg_pid: running.get(d.id)?.pid ?? null,
+          segments_this_run: running.get(d.id)?.segments ?? 0,
+        })),
       };
     },
   );

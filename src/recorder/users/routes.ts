@@ -5,7 +5,13 @@ import { Type } from 'typebox';
 import { ApiError } from '../../lib/errors.js';
 import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
 
-const User = Type.Object({ id: Type.String(), email: Type.String(), role: StringEnum(['admin', 'user']), created_at: Type.String(), updated_at: Type.String() });
+const User = Type.Object({
+  id: Type.String(),
+  email: Type.String(),
+  role: StringEnum(['admin', 'user']),
+  created_at: Type.String(),
+  updated_at: Type.String(),
+});
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const Password = Type.String({ minLength: 1, maxLength: 256 });
 const Email = Type.String({ minLength: 3, maxLength: 254 });
@@ -29,7 +35,8 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (req) => {
       const user = await users.authenticate(req.body.username, req.body.password);
-      if (!user) throw new ApiError('INVALID_CREDENTIALS', 'Wrong username or password', { headers: { 'www-authenticate': 'Bearer realm="overlook-recorder"' } });
+      if (!user)
+        throw new ApiError('INVALID_CREDENTIALS', 'Wrong username or password', { headers: { 'www-authenticate': 'Bearer realm="overlook-recorder"' } });
       const { token, expiresAt } = await tokens.issue(user.id);
       return { access_token: token, expires_at: expiresAt };
     },
@@ -38,14 +45,21 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
   // Logging out deletes the login: the access token of this request stops working at once.
   app.delete(
     '/api/users/login',
-    { config: { auth: 'read' }, schema: { tags, operationId: 'logout', summary: 'Log out: revoke the access token of this request', response: { 204: Type.Null(), ...errorResponses() } } },
+    {
+      config: { auth: 'read' },
+      schema: { tags, operationId: 'logout', summary: 'Log out: revoke the access token of this request', response: { 204: Type.Null(), ...errorResponses() } },
+    },
     async (req, reply) => {
       await tokens.revoke(req.recorderUser!.tokenId);
       return reply.code(204).send(null);
     },
   );
 
-  app.get('/api/users', { config: { auth: 'admin' }, schema: { tags, operationId: 'listUsers', response: { 200: Type.Array(User), ...errorResponses() } } }, async () => users.list());
+  app.get(
+    '/api/users',
+    { config: { auth: 'admin' }, schema: { tags, operationId: 'listUsers', response: { 200: Type.Array(User), ...errorResponses() } } },
+    async () => users.list(),
+  );
 
   app.post(
     '/api/users',
@@ -61,7 +75,11 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
     async (req, reply) => reply.code(201).send(await users.create(req.body)),
   );
 
-  app.get('/api/users/:id', { config: { auth: 'admin' }, schema: { tags, operationId: 'getUser', params: Id, response: { 200: User, ...errorResponses() } } }, async (req) => users.get(req.params.id));
+  app.get(
+    '/api/users/:id',
+    { config: { auth: 'admin' }, schema: { tags, operationId: 'getUser', params: Id, response: { 200: User, ...errorResponses() } } },
+    async (req) => users.get(req.params.id),
+  );
 
   app.put(
     '/api/users/:id',
@@ -71,7 +89,10 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
         tags,
         operationId: 'updateUser',
         params: Id,
-        body: Type.Object({ email: Type.Optional(Email), password: Type.Optional(Password), role: Type.Optional(StringEnum(['admin', 'user'])) }, { additionalProperties: false }),
+        body: Type.Object(
+          { email: Type.Optional(Email), password: Type.Optional(Password), role: Type.Optional(StringEnum(['admin', 'user'])) },
+          { additionalProperties: false },
+        ),
         response: { 200: User, ...errorResponses() },
       },
     },

@@ -17,7 +17,13 @@ export interface RecorderUser {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const toUser = (r: RecorderUsersTable): RecorderUser => ({ id: r.id, email: r.username, role: r.role === 'admin' ? 'admin' : 'user', created_at: r.created_at, updated_at: r.updated_at });
+const toUser = (r: RecorderUsersTable): RecorderUser => ({
+  id: r.id,
+  email: r.username,
+  role: r.role === 'admin' ? 'admin' : 'user',
+  created_at: r.created_at,
+  updated_at: r.updated_at,
+});
 
 function checkPassword(pw: string) {
   if (pw.length < 8) throw validation('password', 'must be at least 8 characters');
@@ -38,7 +44,14 @@ export class RecorderUsers {
       throw new ApiError('CONFLICT', `A recorder user ${email} already exists`);
     }
     const now = new Date().toISOString();
-    const row = { id: newId(), username: email, password_hash: await hashPassword(input.password), role: input.role ?? 'user', created_at: now, updated_at: now };
+    const row = {
+      id: newId(),
+      username: email,
+      password_hash: await hashPassword(input.password),
+      role: input.role ?? 'user',
+      created_at: now,
+      updated_at: now,
+    };
     await this.db.kysely.insertInto('users').values(row).execute();
     return toUser(row);
   }
@@ -84,7 +97,13 @@ export class RecorderUsers {
     await this.db.kysely.updateTable('users').set(set).where('id', '=', id).execute();
     if (set.password_hash || set.role) {
       // A new password or a new role takes effect at once on every token of that user.
-      if (set.password_hash) await this.db.kysely.updateTable('access_tokens').set({ revoked_at: set.updated_at! }).where('user_id', '=', id).where('revoked_at', 'is', null).execute();
+      if (set.password_hash)
+        await this.db.kysely
+          .updateTable('access_tokens')
+          .set({ revoked_at: set.updated_at! })
+          .where('user_id', '=', id)
+          .where('revoked_at', 'is', null)
+          .execute();
       this.caches.forget([{ kind: 'recorder-user', id }]);
     }
     return this.get(id);
@@ -100,7 +119,11 @@ export class RecorderUsers {
   }
 
   private async adminCount(): Promise<number> {
-    const { n } = await this.db.kysely.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).where('role', '=', 'admin').executeTakeFirstOrThrow();
+    const { n } = await this.db.kysely
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('role', '=', 'admin')
+      .executeTakeFirstOrThrow();
     return Number(n);
   }
 }

@@ -26,8 +26,8 @@ describe('route classification', () => {
   });
 
   it('every /v2 route except login is closed to anonymous callers', () => {
-    const open = servicesOf(tp.app).registeredRoutes
-      .filter((r) => r.url.startsWith('/v2') && r.method !== 'HEAD')
+    const open = servicesOf(tp.app)
+      .registeredRoutes.filter((r) => r.url.startsWith('/v2') && r.method !== 'HEAD')
       .filter((r) => {
         const p = policyOf(r)!;
         return p.access === 'public' || (p.access === 'people' && p.anonymous);

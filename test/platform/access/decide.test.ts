@@ -5,7 +5,13 @@ import { fromPathProject, listOfProjects, peopleOnly, publicRoute, scoped, token
 import type { Principal } from '../../../src/platform/access/principal.js';
 import type { Scope } from '../../../src/platform/access/scopes.js';
 
-const key = (scopes: Scope[], projects: string[] = ['p1']): Principal => ({ kind: 'key', userId: 'u1', keyId: 'k1', scopes: new Set(scopes), projectIds: new Set(projects) });
+const key = (scopes: Scope[], projects: string[] = ['p1']): Principal => ({
+  kind: 'key',
+  userId: 'u1',
+  keyId: 'k1',
+  scopes: new Set(scopes),
+  projectIds: new Set(projects),
+});
 const person: Principal = { kind: 'user', userId: 'u1', sessionId: 's1', isAdmin: false };
 const anon: Principal = { kind: 'anonymous' };
 const P1 = { found: true as const, id: 'p1', exid: 'site-aaaaa' };
@@ -104,7 +110,10 @@ describe('decide', () => {
     const platformAdmin: Principal = { kind: 'user', userId: 'a1', sessionId: 's2', isAdmin: true };
     expect(decide({ principal: platformAdmin, policy: adminRoute }).outcome).toBe('allow');
     expect(decide({ principal: person, policy: adminRoute })).toMatchObject({ outcome: 'refuse', code: 'PERMISSION_DENIED' });
-    expect(decide({ principal: { ...platformAdmin, impersonatorId: 'a0' }, policy: adminRoute })).toMatchObject({ outcome: 'refuse', code: 'NOT_ALLOWED_WHILE_IMPERSONATING' });
+    expect(decide({ principal: { ...platformAdmin, impersonatorId: 'a0' }, policy: adminRoute })).toMatchObject({
+      outcome: 'refuse',
+      code: 'NOT_ALLOWED_WHILE_IMPERSONATING',
+    });
     expect(decide({ principal: key(['user:info']), policy: adminRoute })).toMatchObject({ outcome: 'refuse', code: 'ENDPOINT_CLOSED_TO_KEYS' });
     expect(decide({ principal: anon, policy: adminRoute })).toMatchObject({ outcome: 'refuse', code: 'UNAUTHORIZED' });
   });
@@ -112,7 +121,10 @@ describe('decide', () => {
   it('owner-only routes (keys, password) refuse impersonated sessions with their own code', () => {
     const ownerOnly = peopleOnly({ notImpersonated: true });
     expect(decide({ principal: person, policy: ownerOnly }).outcome).toBe('allow');
-    expect(decide({ principal: { ...person, impersonatorId: 'a1' } as Principal, policy: ownerOnly })).toMatchObject({ outcome: 'refuse', code: 'NOT_ALLOWED_WHILE_IMPERSONATING' });
+    expect(decide({ principal: { ...person, impersonatorId: 'a1' } as Principal, policy: ownerOnly })).toMatchObject({
+      outcome: 'refuse',
+      code: 'NOT_ALLOWED_WHILE_IMPERSONATING',
+    });
     expect(decide({ principal: { ...person, impersonatorId: 'a1' } as Principal, policy: peopleOnly() }).outcome).toBe('allow');
     expect(decide({ principal: key(['user:info']), policy: ownerOnly })).toMatchObject({ outcome: 'refuse', code: 'ENDPOINT_CLOSED_TO_KEYS' });
   });

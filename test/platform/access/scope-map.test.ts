@@ -48,10 +48,33 @@ const LISTED_CAMERA: Record<string, string[]> = Object.fromEntries(
   [
     ...['live/snapshot', 'live/snapshot.jpg', 'hls', 'streaming'].map((p) => [`GET /v2/cameras/{camera_exid}/${p}`, 'camera:live_view']),
     ['GET /v2/onvif/v20/{service}/{operation}', 'camera:live_view'],
-    ...['thumbnail', 'recordings/snapshots', 'recordings/snapshots/latest', 'recordings/snapshots/oldest', 'recordings/snapshots/{timestamp}', 'recordings/snapshots/{timestamp}/nearest', 'recordings/snapshots/{year}/{month}/days', 'recordings/snapshots/{year}/{month}/{day}/hours', 'anpr', 'anpr/matched', 'anpr/plates', 'anpr/{eventid}'].map((p) => [`GET /v2/cameras/{camera_exid}/${p}`, 'camera:recordings']),
+    ...[
+      'thumbnail',
+      'recordings/snapshots',
+      'recordings/snapshots/latest',
+      'recordings/snapshots/oldest',
+      'recordings/snapshots/{timestamp}',
+      'recordings/snapshots/{timestamp}/nearest',
+      'recordings/snapshots/{year}/{month}/days',
+      'recordings/snapshots/{year}/{month}/{day}/hours',
+      'anpr',
+      'anpr/matched',
+      'anpr/plates',
+      'anpr/{eventid}',
+    ].map((p) => [`GET /v2/cameras/{camera_exid}/${p}`, 'camera:recordings']),
     ['POST /v2/cameras/{camera_exid}/snapshots', 'camera:recordings'],
     ...['status', 'presets', 'nodes', 'configurations'].map((p) => [`GET /v2/cameras/{camera_exid}/ptz/${p}`, 'camera:ptz']),
-    ...['home', 'home/set', 'relative', 'continuous/start/{direction}', 'continuous/stop', 'continuous/zoom/{mode}', 'presets/create', 'presets/go/{preset_token}', 'presets/{preset_token}/set'].map((p) => [`POST /v2/cameras/{camera_exid}/ptz/${p}`, 'camera:ptz']),
+    ...[
+      'home',
+      'home/set',
+      'relative',
+      'continuous/start/{direction}',
+      'continuous/stop',
+      'continuous/zoom/{mode}',
+      'presets/create',
+      'presets/go/{preset_token}',
+      'presets/{preset_token}/set',
+    ].map((p) => [`POST /v2/cameras/{camera_exid}/ptz/${p}`, 'camera:ptz']),
     ['DELETE /v2/cameras/{camera_exid}/ptz/presets/{preset_token}/remove', 'camera:ptz'],
   ].map(([k, s]) => [k!, [s!]]),
 );
@@ -104,7 +127,10 @@ describe('the scope map', () => {
       expect(e.scopes, keyOf(e)).toHaveLength(1);
       const feature = FEATURE_PREFIXES[e.scopes[0]!];
       expect(feature, `${keyOf(e)} has scope ${e.scopes[0]} outside the listed endpoints`).toBeDefined();
-      expect(feature!.prefixes.some((p) => p.test(e.path)), `${keyOf(e)} lies outside ${e.scopes[0]}'s prefixes`).toBe(true);
+      expect(
+        feature!.prefixes.some((p) => p.test(e.path)),
+        `${keyOf(e)} lies outside ${e.scopes[0]}'s prefixes`,
+      ).toBe(true);
     }
   });
 
@@ -113,13 +139,21 @@ describe('the scope map', () => {
     for (const [scope, { count, prefixes }] of Object.entries(FEATURE_PREFIXES)) {
       const entries = map.filter((e) => e.scopes.includes(scope));
       expect(entries.length, scope).toBe(count);
-      for (const e of entries) expect(prefixes.some((p) => p.test(e.path)), `${keyOf(e)} outside ${scope}'s prefixes`).toBe(true);
+      for (const e of entries)
+        expect(
+          prefixes.some((p) => p.test(e.path)),
+          `${keyOf(e)} outside ${scope}'s prefixes`,
+        ).toBe(true);
       expect(published.filter((o) => o.scopes.includes(scope)).length, `${scope} in OpenAPI`).toBe(count);
     }
   });
 
   it('closes the key, developer-app, admin and sign-in endpoints to keys', () => {
-    const closed = map.filter((e) => /^\/v2\/(api-keys|developer\/apps|admin)(\/|$)/.test(e.path) || ['/v2/auth/login', '/v2/auth/logout', '/v2/auth/users/me', '/v2/auth/credentials'].includes(e.path));
+    const closed = map.filter(
+      (e) =>
+        /^\/v2\/(api-keys|developer\/apps|admin)(\/|$)/.test(e.path) ||
+        ['/v2/auth/login', '/v2/auth/logout', '/v2/auth/users/me', '/v2/auth/credentials'].includes(e.path),
+    );
     expect(closed.length).toBeGreaterThanOrEqual(12);
     for (const e of closed) expect(e.scopes, keyOf(e)).toEqual([]);
   });
@@ -141,7 +175,9 @@ describe('OpenAPI', () => {
   });
 
   it('publishes exactly the scope map the server enforces', () => {
-    const published = Object.entries(openapi.paths).flatMap(([path, ops]) => Object.entries(ops).map(([m, op]) => [`${m.toUpperCase()} ${path}`, op['x-scopes']] as const));
+    const published = Object.entries(openapi.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([m, op]) => [`${m.toUpperCase()} ${path}`, op['x-scopes']] as const),
+    );
     const enforced = map.map((e) => [keyOf(e), e.scopes] as const);
     expect(Object.fromEntries(published)).toEqual(Object.fromEntries(enforced));
   });

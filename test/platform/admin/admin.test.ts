@@ -14,13 +14,26 @@ beforeAll(async () => {
 afterAll(() => tp.close());
 
 const inject = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, who: { auth: Record<string, string> } | Record<string, string>, payload?: object) =>
-  tp.app.inject({ method, url, headers: 'auth' in who ? (who as { auth: Record<string, string> }).auth : (who as Record<string, string>), ...(payload ? { payload } : {}) });
+  tp.app.inject({
+    method,
+    url,
+    headers: 'auth' in who ? (who as { auth: Record<string, string> }).auth : (who as Record<string, string>),
+    ...(payload ? { payload } : {}),
+  });
 
 /** The newest audit events for a filter, read through the admin endpoint. */
 async function auditOf(query: string) {
   const res = await inject('GET', `/v2/admin/audit?${query}`, admin);
   expect(res.statusCode, res.body).toBe(200);
-  return res.json().data as { action: string; outcome: string; actor_user_id: string | null; subject_user_id: string | null; target_id: string | null; details: Record<string, unknown>; ip: string | null }[];
+  return res.json().data as {
+    action: string;
+    outcome: string;
+    actor_user_id: string | null;
+    subject_user_id: string | null;
+    target_id: string | null;
+    details: Record<string, unknown>;
+    ip: string | null;
+  }[];
 }
 
 /** Every admin endpoint: 401 without credential, 403 ENDPOINT_CLOSED_TO_KEYS for keys, the admin allowed. */
@@ -37,9 +50,21 @@ async function adminAccess(spec: Omit<EndpointSpec, 'scopes'>) {
     },
   });
   // A signed-in person who is not a platform admin: 403 PERMISSION_DENIED.
-  const w = { owner: admin, projectExid: '', cameraExid: '', otherProjectExid: '', otherCameraExid: '', extra: setup ? await setup(tp, { owner: admin } as never) : {} };
+  const w = {
+    owner: admin,
+    projectExid: '',
+    cameraExid: '',
+    otherProjectExid: '',
+    otherCameraExid: '',
+    extra: setup ? await setup(tp, { owner: admin } as never) : {},
+  };
   const plain = await tp.person('plain');
-  const res = await tp.app.inject({ method: spec.method, url: spec.url(w as never), headers: plain.auth, ...(spec.payload ? { payload: spec.payload(w as never) as object } : {}) });
+  const res = await tp.app.inject({
+    method: spec.method,
+    url: spec.url(w as never),
+    headers: plain.auth,
+    ...(spec.payload ? { payload: spec.payload(w as never) as object } : {}),
+  });
   expect(res.statusCode, `${spec.method} by a non-admin`).toBe(403);
   expect(res.json().code).toBe('PERMISSION_DENIED');
 }
@@ -75,7 +100,7 @@ describe('admin access rules', () => {
     const imp = (await inject('POST', `/v2/admin/users/${other.id}/impersonate`, admin)).json();
     const adminKey = await tp.key(admin, { projects: [], scopes: ['user:info'] });
     const plain = await tp.person('plain');
-    const calls: [('GET' | 'POST' | 'DELETE'), string, object?][] = [
+    const calls: ['GET' | 'POST' | 'DELETE', string, object?][] = [
       ['GET', `/v2/admin/projects/${project.exid}`],
       ['POST', `/v2/admin/projects/${project.exid}/transfer`, { user_id: other.id }],
       ['GET', `/v2/admin/cameras/${camera.exid}`],
@@ -148,7 +173,9 @@ describe('people', () => {
     expect((await inject('GET', '/v2/users/roles', key.headers)).statusCode).toBe(200);
     // The old session stays ended.
     expect((await inject('GET', '/v2/auth/users/me', victim)).statusCode).toBe(401);
-    expect((await tp.app.inject({ method: 'POST', url: '/v2/auth/login', payload: { username: victim.email, password: victim.password } })).statusCode).toBe(200);
+    expect((await tp.app.inject({ method: 'POST', url: '/v2/auth/login', payload: { username: victim.email, password: victim.password } })).statusCode).toBe(
+      200,
+    );
     expect(await auditOf(`subject_id=${victim.id}&action=admin.user_enabled`)).toHaveLength(1);
   });
 
@@ -224,14 +251,25 @@ describe('projects and cameras', () => {
 
     // Both people are told, as by the owner's own transfer.
     const told = async (who: Person) => (await inject('GET', '/v2/notifications', who)).json().data.filter((n: { type: string }) => n.type === 'role_changed');
-    expect(await told(heir)).toEqual([expect.objectContaining({ message: `You are now the owner of project ${project.exid}`, context: { project_exid: project.exid, role: 'owner' } })]);
-    expect(await told(owner)).toEqual([expect.objectContaining({ message: `Project ${project.exid} was transferred; you are now an admin`, context: { project_exid: project.exid, role: 'admin' } })]);
+    expect(await told(heir)).toEqual([
+      expect.objectContaining({ message: `You are now the owner of project ${project.exid}`, context: { project_exid: project.exid, role: 'owner' } }),
+    ]);
+    expect(await told(owner)).toEqual([
+      expect.objectContaining({
+        message: `Project ${project.exid} was transferred; you are now an admin`,
+        context: { project_exid: project.exid, role: 'admin' },
+      }),
+    ]);
 
     // Both people find the transfer in their own log.
     for (const who of [owner, heir]) {
       const mine = (await inject('GET', '/v2/users/audit?action=project.transferred', who)).json().data;
       expect(mine).toHaveLength(1);
-      expect(mine[0]).toMatchObject({ actor_user_id: admin.id, target_id: project.exid, details: { from_user_id: owner.id, to_user_id: heir.id, to_previous_role: 'viewer' } });
+      expect(mine[0]).toMatchObject({
+        actor_user_id: admin.id,
+        target_id: project.exid,
+        details: { from_user_id: owner.id, to_user_id: heir.id, to_previous_role: 'viewer' },
+      });
     }
   });
 });

@@ -61,7 +61,7 @@ describe('impersonation', () => {
     const key = await tp.key(target, { projects: [project.exid], scopes: ['user:info'] });
     const imp = await impersonate(target);
     const expires = new Date(Date.now() + 86_400_000).toISOString();
-    const refused: [('POST' | 'PATCH'), string, object?][] = [
+    const refused: ['POST' | 'PATCH', string, object?][] = [
       ['POST', '/v2/api-keys', { name: 'sneaky', expires_at: expires, projects: [project.exid], scopes: ['user:info'] }],
       ['PATCH', `/v2/api-keys/${key.id}`, { name: 'renamed' }],
       ['POST', `/v2/api-keys/${key.id}/regenerate`],
@@ -74,7 +74,9 @@ describe('impersonation', () => {
     }
     // The person's own session still may, and their password is unchanged.
     expect((await call('PATCH', `/v2/api-keys/${key.id}`, target.auth, { name: 'renamed' })).statusCode).toBe(200);
-    expect((await tp.app.inject({ method: 'POST', url: '/v2/auth/login', payload: { username: target.email, password: target.password } })).statusCode).toBe(200);
+    expect((await tp.app.inject({ method: 'POST', url: '/v2/auth/login', payload: { username: target.email, password: target.password } })).statusCode).toBe(
+      200,
+    );
     // Reads and harmless profile edits work while impersonating.
     expect((await call('GET', '/v2/api-keys', imp.auth)).statusCode).toBe(200);
     expect((await call('PATCH', `/v2/users/${target.id}`, imp.auth, { firstname: 'Changed' })).statusCode).toBe(200);
@@ -133,6 +135,10 @@ describe('impersonation', () => {
     expect((await call('POST', `/v2/admin/users/${target.id}/impersonate`, plain.auth)).json().code).toBe('PERMISSION_DENIED');
     // The key's refusal is in the audit log.
     const refused = (await call('GET', `/v2/admin/audit?action=api_key.refused&target_id=${adminKey.id}`, admin.auth)).json().data;
-    expect(refused[0]).toMatchObject({ outcome: 'refused', actor_key_id: adminKey.id, details: { reason: 'ENDPOINT_CLOSED_TO_KEYS', route: '/v2/admin/users/:id/impersonate' } });
+    expect(refused[0]).toMatchObject({
+      outcome: 'refused',
+      actor_key_id: adminKey.id,
+      details: { reason: 'ENDPOINT_CLOSED_TO_KEYS', route: '/v2/admin/users/:id/impersonate' },
+    });
   });
 });

@@ -15,8 +15,18 @@ afterAll(() => tp.close());
 // Each world gets one event, pushed with an ingestion token of its keyed camera, and a watched plate.
 const withEvent: EndpointSpec['setup'] = async (t, w) => {
   const { token, id } = await ingestionToken(t, w.owner, w.cameraExid);
-  const event = await ingest(t, w.cameraExid, token, { plate_number: 'AB12 CDE', capture_time: '2026-11-20T08:00:00Z', direction: 'in', plate_image: (await jpeg()).toString('base64') });
-  const watch = await t.app.inject({ method: 'POST', url: `/v2/projects/${w.projectExid}/anpr/watchlist`, headers: w.owner.auth, payload: { plate: 'AB12CDE', label: 'Site manager' } });
+  const event = await ingest(t, w.cameraExid, token, {
+    plate_number: 'AB12 CDE',
+    capture_time: '2026-11-20T08:00:00Z',
+    direction: 'in',
+    plate_image: (await jpeg()).toString('base64'),
+  });
+  const watch = await t.app.inject({
+    method: 'POST',
+    url: `/v2/projects/${w.projectExid}/anpr/watchlist`,
+    headers: w.owner.auth,
+    payload: { plate: 'AB12CDE', label: 'Site manager' },
+  });
   expect(watch.statusCode).toBe(201);
   return { eventId: event.id, tokenId: id };
 };
@@ -47,10 +57,19 @@ describe('people-only management (closed to keys)', () => {
   const specs: [string, EndpointSpec][] = [
     ['POST …/anpr/ingestion-tokens', { method: 'POST', url: tokens, payload: () => ({ name: 'Recorder' }), scopes: [], role: 'admin', okStatus: 201 }],
     ['GET …/anpr/ingestion-tokens', { method: 'GET', url: tokens, scopes: [], role: 'admin', okStatus: 200 }],
-    ['DELETE …/anpr/ingestion-tokens/{token_id}', { method: 'DELETE', url: (w) => `${tokens(w)}/${w.extra.tokenId}`, scopes: [], role: 'admin', okStatus: 204, setup: withEvent }],
+    [
+      'DELETE …/anpr/ingestion-tokens/{token_id}',
+      { method: 'DELETE', url: (w) => `${tokens(w)}/${w.extra.tokenId}`, scopes: [], role: 'admin', okStatus: 204, setup: withEvent },
+    ],
     ['GET /v2/projects/{exid}/anpr/watchlist', { method: 'GET', url: watchlist, scopes: [], role: 'viewer', okStatus: 200 }],
-    ['POST /v2/projects/{exid}/anpr/watchlist', { method: 'POST', url: watchlist, payload: () => ({ plate: 'XY99 ZZZ', label: 'Concrete supplier' }), scopes: [], role: 'admin', okStatus: 201 }],
-    ['DELETE /v2/projects/{exid}/anpr/watchlist/{plate}', { method: 'DELETE', url: (w) => `${watchlist(w)}/AB12CDE`, scopes: [], role: 'admin', okStatus: 204, setup: withEvent }],
+    [
+      'POST /v2/projects/{exid}/anpr/watchlist',
+      { method: 'POST', url: watchlist, payload: () => ({ plate: 'XY99 ZZZ', label: 'Concrete supplier' }), scopes: [], role: 'admin', okStatus: 201 },
+    ],
+    [
+      'DELETE /v2/projects/{exid}/anpr/watchlist/{plate}',
+      { method: 'DELETE', url: (w) => `${watchlist(w)}/AB12CDE`, scopes: [], role: 'admin', okStatus: 204, setup: withEvent },
+    ],
   ];
   for (const [name, spec] of specs) it(name, () => checkEndpointAccess(tp, spec));
 
@@ -91,7 +110,13 @@ describe('ingestion: POST …/anpr/events takes only an ingestion token of that 
     const { token } = await ingestionToken(tp, w.owner, w.cameraExid);
     const res = await push(tp, w.cameraExid, token, body);
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ plate: 'KL55MNO', plate_raw: 'KL-55 MNO', captured_at: '2026-11-21T06:30:00.000Z', camera_exid: w.cameraExid, direction: 'unknown' });
+    expect(res.json()).toMatchObject({
+      plate: 'KL55MNO',
+      plate_raw: 'KL-55 MNO',
+      captured_at: '2026-11-21T06:30:00.000Z',
+      camera_exid: w.cameraExid,
+      direction: 'unknown',
+    });
     const byQuery = await tp.app.inject({ method: 'POST', url: `/v2/cameras/${w.cameraExid}/anpr/events?token=${token}`, payload: body });
     expect(byQuery.statusCode, byQuery.body).toBe(201);
   });
@@ -156,7 +181,11 @@ describe('ingestion: POST …/anpr/events takes only an ingestion token of that 
     // Revoking again is harmless; an unknown id is 404, a malformed one 400, another camera's token 404.
     const again = await tp.app.inject({ method: 'DELETE', url: `/v2/cameras/${w.cameraExid}/anpr/ingestion-tokens/${t.id}`, headers: w.owner.auth });
     expect(again.statusCode).toBe(204);
-    const unknown = await tp.app.inject({ method: 'DELETE', url: `/v2/cameras/${w.cameraExid}/anpr/ingestion-tokens/0190b7f0-0000-7000-8000-000000000000`, headers: w.owner.auth });
+    const unknown = await tp.app.inject({
+      method: 'DELETE',
+      url: `/v2/cameras/${w.cameraExid}/anpr/ingestion-tokens/0190b7f0-0000-7000-8000-000000000000`,
+      headers: w.owner.auth,
+    });
     expect(unknown.statusCode).toBe(404);
     const malformed = await tp.app.inject({ method: 'DELETE', url: `/v2/cameras/${w.cameraExid}/anpr/ingestion-tokens/nope`, headers: w.owner.auth });
     expect(malformed.statusCode).toBe(400);

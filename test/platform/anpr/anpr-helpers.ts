@@ -3,7 +3,10 @@ import sharp from 'sharp';
 import { expect } from 'vitest';
 import type { Person, TestPlatform } from '../../helpers/platform.js';
 
-export const jpeg = (width = 120, height = 40, background = '#f5d90a') => sharp({ create: { width, height, channels: 3, background } }).jpeg().toBuffer();
+export const jpeg = (width = 120, height = 40, background = '#f5d90a') =>
+  sharp({ create: { width, height, channels: 3, background } })
+    .jpeg()
+    .toBuffer();
 
 /** Creates an ingestion token for the camera as `admin` (a project admin or owner) and returns its value and id. */
 export async function ingestionToken(tp: TestPlatform, admin: Person, cameraExid: string, name = 'Gate ANPR'): Promise<{ id: string; token: string }> {

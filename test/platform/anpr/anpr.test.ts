@@ -62,10 +62,14 @@ describe('ingestion', () => {
   });
 
   it('refuses bad input with a 4xx and stores nothing', async () => {
-    const png = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#fff' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#fff' } })
+      .png()
+      .toBuffer();
     const good = await jpeg();
     const truncated = good.subarray(0, Math.floor(good.length / 2));
-    const huge = await sharp({ create: { width: 5000, height: 5000, channels: 3, background: '#fff' } }).jpeg().toBuffer();
+    const huge = await sharp({ create: { width: 5000, height: 5000, channels: 3, background: '#fff' } })
+      .jpeg()
+      .toBuffer();
     const t0 = '2026-11-22T10:00:00Z';
     const cases: [string, object, number][] = [
       ['no plate', { capture_time: t0 }, 400],
@@ -108,15 +112,30 @@ describe('ingestion', () => {
       expect(res.statusCode, `${what}: ${res.body}`).toBe(status);
       expect(res.json().code, what).toBe('VALIDATION_ERROR');
     }
-    const text = await tp.app.inject({ method: 'POST', url: `/v2/cameras/${cam}/anpr/events`, headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' }, payload: 'AB12CD' });
+    const text = await tp.app.inject({
+      method: 'POST',
+      url: `/v2/cameras/${cam}/anpr/events`,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' },
+      payload: 'AB12CD',
+    });
     // Fastify reads text/plain as a string: the body is then not the JSON object the route takes.
     expect(text.statusCode).toBe(400);
-    const broken = await tp.app.inject({ method: 'POST', url: `/v2/cameras/${cam}/anpr/events`, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload: '{"plate_number":' });
+    const broken = await tp.app.inject({
+      method: 'POST',
+      url: `/v2/cameras/${cam}/anpr/events`,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      payload: '{"plate_number":',
+    });
     expect(broken.statusCode).toBe(400);
     const oversized = await push(tp, cam, token, { plate_number: 'AB1', plate_image: 'A'.repeat(1_100_000) });
     expect(oversized.statusCode).toBe(413);
     for (const payload of ['null', '[1,2]', '"AB12CD"', '{"plate_number": "AB1", "metadata": ' + '{"a":'.repeat(5000) + '1' + '}'.repeat(5000) + '}']) {
-      const res = await tp.app.inject({ method: 'POST', url: `/v2/cameras/${cam}/anpr/events`, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, payload });
+      const res = await tp.app.inject({
+        method: 'POST',
+        url: `/v2/cameras/${cam}/anpr/events`,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        payload,
+      });
       expect(res.statusCode, payload.slice(0, 40)).toBeGreaterThanOrEqual(400);
       expect(res.statusCode, payload.slice(0, 40)).toBeLessThan(500);
     }
@@ -151,7 +170,11 @@ describe('ingestion', () => {
 describe('plate images', () => {
   it('round trip: stored under cameras/<id>/anpr/<event>.jpg, returned as a data URI and as the JPEG; sharp decodes both', async () => {
     const image = await jpeg(96, 32, '#123456');
-    const e = await ingest(tp, cam, token, { plate_number: 'IMG 1', capture_time: '2026-11-10T12:00:00Z', plate_image: `data:image/jpeg;base64,${image.toString('base64')}` });
+    const e = await ingest(tp, cam, token, {
+      plate_number: 'IMG 1',
+      capture_time: '2026-11-10T12:00:00Z',
+      plate_image: `data:image/jpeg;base64,${image.toString('base64')}`,
+    });
     expect(e.has_plate_image).toBe(true);
     const cameraId = (await tp.t.db.kysely.selectFrom('cameras').select('id').where('exid', '=', cam).executeTakeFirstOrThrow()).id;
     const stored = await servicesOf(tp.app).storage.getBytes(`cameras/${cameraId}/anpr/${e.id}.jpg`);
@@ -174,9 +197,17 @@ describe('plate images', () => {
     expect(Math.abs(data[0]! - 0x12) + Math.abs(data[1]! - 0x34) + Math.abs(data[2]! - 0x56)).toBeLessThan(20);
 
     // A browser's image Accept gets the JPEG; JSON preferred gets JSON.
-    const browser = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${cam}/anpr/${e.id}`, headers: { ...owner.auth, accept: 'image/avif,image/webp,image/*,*/*;q=0.8' } });
+    const browser = await tp.app.inject({
+      method: 'GET',
+      url: `/v2/cameras/${cam}/anpr/${e.id}`,
+      headers: { ...owner.auth, accept: 'image/avif,image/webp,image/*,*/*;q=0.8' },
+    });
     expect(browser.headers['content-type']).toBe('image/jpeg');
-    const prefersJson = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${cam}/anpr/${e.id}`, headers: { ...owner.auth, accept: 'application/json, image/jpeg;q=0.5' } });
+    const prefersJson = await tp.app.inject({
+      method: 'GET',
+      url: `/v2/cameras/${cam}/anpr/${e.id}`,
+      headers: { ...owner.auth, accept: 'application/json, image/jpeg;q=0.5' },
+    });
     expect(prefersJson.headers['content-type']).toContain('application/json');
   });
 
@@ -235,7 +266,11 @@ describe('reads', () => {
     expect((await list('?plate=AB1*')).meta.total_count).toBe(4);
     expect((await list('?plate=AB12')).meta.total_count).toBe(0);
     expect((await list('?direction=in')).meta.total_count).toBe(3);
-    expect(times(await list('?from=2026-11-01T12:00:00Z&to=2026-11-03T09:00:00Z&sort=asc'))).toEqual(['2026-11-01T17:00', '2026-11-02T08:30', '2026-11-03T09:00']);
+    expect(times(await list('?from=2026-11-01T12:00:00Z&to=2026-11-03T09:00:00Z&sort=asc'))).toEqual([
+      '2026-11-01T17:00',
+      '2026-11-02T08:30',
+      '2026-11-03T09:00',
+    ]);
     expect((await list('?from=2026-11-02')).meta.total_count).toBe(3);
     // Events without a confidence never pass a minimum.
     expect((await list('?min_confidence=0.9')).meta.total_count).toBe(3);
@@ -290,17 +325,32 @@ describe('reads', () => {
 
   it('matched: only reads whose plate is on this project’s watch list, with its label', async () => {
     expect((await get(`/v2/cameras/${gate}/anpr/matched`)).json().meta.total_count).toBe(0);
-    const add = await tp.app.inject({ method: 'POST', url: `/v2/projects/${projectExid}/anpr/watchlist`, headers: owner.auth, payload: { plate: 'zz 99-top', label: 'Crane hire' } });
+    const add = await tp.app.inject({
+      method: 'POST',
+      url: `/v2/projects/${projectExid}/anpr/watchlist`,
+      headers: owner.auth,
+      payload: { plate: 'zz 99-top', label: 'Crane hire' },
+    });
     expect(add.statusCode).toBe(201);
     expect(add.json()).toMatchObject({ plate: 'ZZ99TOP', label: 'Crane hire' });
     // Another project watching AB12CDE does not make this camera's reads match.
     const elsewhere = await tp.project(owner, 'Elsewhere');
-    await tp.app.inject({ method: 'POST', url: `/v2/projects/${elsewhere.exid}/anpr/watchlist`, headers: owner.auth, payload: { plate: 'AB12CDE', label: 'Not here' } });
+    await tp.app.inject({
+      method: 'POST',
+      url: `/v2/projects/${elsewhere.exid}/anpr/watchlist`,
+      headers: owner.auth,
+      payload: { plate: 'AB12CDE', label: 'Not here' },
+    });
     const matched = (await get(`/v2/cameras/${gate}/anpr/matched`)).json();
     expect(matched.meta.total_count).toBe(1);
     expect(matched.data[0]).toMatchObject({ plate: 'ZZ99TOP', watchlist_label: 'Crane hire', camera_exid: gate });
 
-    await tp.app.inject({ method: 'POST', url: `/v2/projects/${projectExid}/anpr/watchlist`, headers: owner.auth, payload: { plate: 'AB12CDE', label: 'Site manager' } });
+    await tp.app.inject({
+      method: 'POST',
+      url: `/v2/projects/${projectExid}/anpr/watchlist`,
+      headers: owner.auth,
+      payload: { plate: 'AB12CDE', label: 'Site manager' },
+    });
     const both = (await get(`/v2/cameras/${gate}/anpr/matched?sort=asc&limit=2`)).json();
     expect(both.meta.total_count).toBe(4);
     expect(both.data.map((e: { watchlist_label: string }) => e.watchlist_label)).toEqual(['Site manager', 'Site manager']);
@@ -329,7 +379,13 @@ describe('watch list', () => {
     const dup = await add({ plate: 'KL55-MNO', label: 'Again' });
     expect(dup.statusCode).toBe(409);
     expect(dup.json().code).toBe('CONFLICT');
-    for (const bad of [{ plate: '---', label: 'x' }, { plate: 'AB1', label: '   ' }, { plate: 'AB1' }, { plate: 'AB1', label: 'x', extra: 1 }, { plate: 'A'.repeat(30), label: 'x' }]) {
+    for (const bad of [
+      { plate: '---', label: 'x' },
+      { plate: 'AB1', label: '   ' },
+      { plate: 'AB1' },
+      { plate: 'AB1', label: 'x', extra: 1 },
+      { plate: 'A'.repeat(30), label: 'x' },
+    ]) {
       const res = await add(bad);
       expect(res.statusCode, JSON.stringify(bad)).toBe(400);
     }

@@ -47,23 +47,43 @@ describe('POST /v2/api-keys/{id}/explain', () => {
     });
     const other = await tp.person('other');
     const k = await tp.key(owner, { projects: [p1.exid], scopes: ['cameras:read'] });
-    expect((await tp.app.inject({ method: 'POST', url: `/v2/api-keys/${k.id}/explain`, headers: other.auth, payload: { method: 'GET', path: '/v2/cameras' } })).statusCode).toBe(404);
+    expect(
+      (await tp.app.inject({ method: 'POST', url: `/v2/api-keys/${k.id}/explain`, headers: other.auth, payload: { method: 'GET', path: '/v2/cameras' } }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('allowed: names the scope held, the project on the list and the owner’s role', async () => {
     const e = await explainAndCompare(owner, { projects: [p1.exid], scopes: ['cameras:read'] }, 'GET', `/v2/cameras/${cam1.exid}`);
     expect(e).toMatchObject({ allowed: true, endpoint: { path: '/v2/cameras/{camera_exid}', scopes: ['cameras:read'] } });
-    expect(e.steps.map((s: { step: string; outcome: string }) => `${s.step}:${s.outcome}`)).toEqual(['key:pass', 'endpoint:pass', 'scopes:pass', 'project:pass', 'role:pass']);
+    expect(e.steps.map((s: { step: string; outcome: string }) => `${s.step}:${s.outcome}`)).toEqual([
+      'key:pass',
+      'endpoint:pass',
+      'scopes:pass',
+      'project:pass',
+      'role:pass',
+    ]);
   });
 
   it('each refusal in the order of the access checks, with the same code the real request gets', async () => {
-    expect((await explainAndCompare(owner, { projects: [p1.exid], scopes: ['cameras:read'] }, 'GET', `/v2/projects/${p1.exid}/members`)).code).toBe('INSUFFICIENT_SCOPE');
-    expect((await explainAndCompare(owner, { projects: [p1.exid], scopes: ['cameras:read'] }, 'GET', `/v2/cameras/${cam2.exid}`)).code).toBe('PROJECT_NOT_ALLOWED');
-    expect((await explainAndCompare(owner, { projects: [p1.exid], scopes: ['cameras:read'] }, 'GET', '/v2/cameras/no-such-camera')).code).toBe('PROJECT_NOT_ALLOWED');
+    expect((await explainAndCompare(owner, { projects: [p1.exid], scopes: ['cameras:read'] }, 'GET', `/v2/projects/${p1.exid}/members`)).code).toBe(
+      'INSUFFICIENT_SCOPE',
+    );
+    expect((await explainAndCompare(owner, { projects: [p1.exid], scopes: ['cameras:read'] }, 'GET', `/v2/cameras/${cam2.exid}`)).code).toBe(
+      'PROJECT_NOT_ALLOWED',
+    );
+    expect((await explainAndCompare(owner, { projects: [p1.exid], scopes: ['cameras:read'] }, 'GET', '/v2/cameras/no-such-camera')).code).toBe(
+      'PROJECT_NOT_ALLOWED',
+    );
     expect((await explainAndCompare(owner, { projects: [p1.exid], scopes: ['user:info'] }, 'GET', '/v2/api-keys')).code).toBe('ENDPOINT_CLOSED_TO_KEYS');
     const viewer = await tp.person('viewer');
     await tp.addMember(owner, p1.exid, viewer, 'viewer');
-    const denied = await explainAndCompare(viewer, { projects: [p1.exid], scopes: ['project:settings'] }, 'DELETE', `/v2/projects/${p1.exid}/members/${owner.id}`);
+    const denied = await explainAndCompare(
+      viewer,
+      { projects: [p1.exid], scopes: ['project:settings'] },
+      'DELETE',
+      `/v2/projects/${p1.exid}/members/${owner.id}`,
+    );
     expect(denied.code).toBe('PERMISSION_DENIED');
     expect(denied.steps.at(-1).detail).toContain('viewer');
   });
@@ -77,12 +97,21 @@ describe('POST /v2/api-keys/{id}/explain', () => {
   it('a revoked key, an unknown path and bad input', async () => {
     const k = await tp.key(owner, { projects: [p1.exid], scopes: ['cameras:read'] });
     await tp.app.inject({ method: 'POST', url: `/v2/api-keys/${k.id}/revoke`, headers: owner.auth });
-    const revoked = (await tp.app.inject({ method: 'POST', url: `/v2/api-keys/${k.id}/explain`, headers: owner.auth, payload: { method: 'GET', path: '/v2/cameras' } })).json();
+    const revoked = (
+      await tp.app.inject({ method: 'POST', url: `/v2/api-keys/${k.id}/explain`, headers: owner.auth, payload: { method: 'GET', path: '/v2/cameras' } })
+    ).json();
     expect(revoked).toMatchObject({ allowed: false, status: 401, code: 'UNAUTHORIZED' });
     const k2 = await tp.key(owner, { projects: [p1.exid], scopes: ['cameras:read'] });
-    const unknown = (await tp.app.inject({ method: 'POST', url: `/v2/api-keys/${k2.id}/explain`, headers: owner.auth, payload: { method: 'GET', path: '/v2/nowhere' } })).json();
+    const unknown = (
+      await tp.app.inject({ method: 'POST', url: `/v2/api-keys/${k2.id}/explain`, headers: owner.auth, payload: { method: 'GET', path: '/v2/nowhere' } })
+    ).json();
     expect(unknown).toMatchObject({ allowed: false, status: 404 });
-    for (const payload of [{ method: 'GET', path: 'v2/cameras' }, { method: 'TRACE', path: '/v2/cameras' }, { method: 'GET' }, { method: 'GET', path: '/v2/cameras', extra: 1 }]) {
+    for (const payload of [
+      { method: 'GET', path: 'v2/cameras' },
+      { method: 'TRACE', path: '/v2/cameras' },
+      { method: 'GET' },
+      { method: 'GET', path: '/v2/cameras', extra: 1 },
+    ]) {
       const res = await tp.app.inject({ method: 'POST', url: `/v2/api-keys/${k2.id}/explain`, headers: owner.auth, payload });
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
     }

@@ -13,7 +13,19 @@ beforeAll(async () => {
 });
 afterAll(() => tp.close());
 
-type Ev = { action: string; outcome: string; actor_user_id: string | null; actor_key_id: string | null; subject_user_id: string | null; target_type: string | null; target_id: string | null; ip: string | null; user_agent: string | null; details: Record<string, unknown>; created_at: string };
+type Ev = {
+  action: string;
+  outcome: string;
+  actor_user_id: string | null;
+  actor_key_id: string | null;
+  subject_user_id: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  ip: string | null;
+  user_agent: string | null;
+  details: Record<string, unknown>;
+  created_at: string;
+};
 const mine = async (who: Person, q = '') => {
   const res = await tp.app.inject({ method: 'GET', url: `/v2/users/audit?page_size=500${q}`, headers: who.auth });
   expect(res.statusCode, res.body).toBe(200);
@@ -26,7 +38,16 @@ describe('GET /v2/users/audit', () => {
 
   it('bad filters are 400', async () => {
     const me = await tp.person('me');
-    for (const q of ['from=yesterday', 'to=2026-13-40T00:00:00Z', 'action=DROP%20TABLE', 'outcome=maybe', 'page=0', 'page_size=501', 'unknown=1', 'from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z']) {
+    for (const q of [
+      'from=yesterday',
+      'to=2026-13-40T00:00:00Z',
+      'action=DROP%20TABLE',
+      'outcome=maybe',
+      'page=0',
+      'page_size=501',
+      'unknown=1',
+      'from=2026-11-02T00:00:00Z&to=2026-11-01T00:00:00Z',
+    ]) {
       const res = await tp.app.inject({ method: 'GET', url: `/v2/users/audit?${q}`, headers: me.auth });
       expect(res.statusCode, q).toBe(400);
       expect(res.json().code).toBe('VALIDATION_ERROR');
@@ -37,10 +58,23 @@ describe('GET /v2/users/audit', () => {
 describe('what is recorded', () => {
   it('sign-ins (success and failure), logouts and session revocations, with who and from where', async () => {
     const me = await tp.person('signer');
-    const wrong = await tp.app.inject({ method: 'POST', url: '/v2/auth/login', headers: { 'user-agent': 'audit-test/1.0' }, payload: { username: me.email, password: 'wrong-password-1' } });
+    const wrong = await tp.app.inject({
+      method: 'POST',
+      url: '/v2/auth/login',
+      headers: { 'user-agent': 'audit-test/1.0' },
+      payload: { username: me.email, password: 'wrong-password-1' },
+    });
     expect(wrong.statusCode).toBe(401);
-    const second = (await tp.app.inject({ method: 'POST', url: '/v2/auth/login', headers: { 'user-agent': 'audit-test/1.0' }, payload: { username: me.email, password: me.password } })).json();
-    const secondSession = (await tp.app.inject({ method: 'GET', url: '/v2/auth/credentials', headers: { authorization: `Bearer ${second.token}` } })).json().session_id;
+    const second = (
+      await tp.app.inject({
+        method: 'POST',
+        url: '/v2/auth/login',
+        headers: { 'user-agent': 'audit-test/1.0' },
+        payload: { username: me.email, password: me.password },
+      })
+    ).json();
+    const secondSession = (await tp.app.inject({ method: 'GET', url: '/v2/auth/credentials', headers: { authorization: `Bearer ${second.token}` } })).json()
+      .session_id;
     expect((await tp.app.inject({ method: 'DELETE', url: `/v2/users/active-sessions/${secondSession}`, headers: me.auth })).statusCode).toBe(204);
     expect((await tp.app.inject({ method: 'DELETE', url: '/v2/auth/logout', headers: me.auth })).statusCode).toBe(204);
 
@@ -56,7 +90,13 @@ describe('what is recorded', () => {
       'auth.login:success',
     ]);
     const failure = events[4]!;
-    expect(failure).toMatchObject({ actor_user_id: me.id, subject_user_id: me.id, ip: '127.0.0.1', user_agent: 'audit-test/1.0', details: { method: 'password' } });
+    expect(failure).toMatchObject({
+      actor_user_id: me.id,
+      subject_user_id: me.id,
+      ip: '127.0.0.1',
+      user_agent: 'audit-test/1.0',
+      details: { method: 'password' },
+    });
     expect(events[2]).toMatchObject({ target_type: 'session', target_id: secondSession });
     expect(Date.parse(events[0]!.created_at)).toBeGreaterThan(Date.now() - 60_000);
 
@@ -70,13 +110,22 @@ describe('what is recorded', () => {
     const me = await tp.person('keyer');
     const project = await tp.project(me, 'Keys');
     const key = await tp.key(me, { projects: [project.exid], scopes: ['user:info'], name: 'audited key' });
-    await tp.app.inject({ method: 'PATCH', url: `/v2/api-keys/${key.id}`, headers: me.auth, payload: { name: 'renamed key', scopes: ['user:info', 'projects:read'] } });
+    await tp.app.inject({
+      method: 'PATCH',
+      url: `/v2/api-keys/${key.id}`,
+      headers: me.auth,
+      payload: { name: 'renamed key', scopes: ['user:info', 'projects:read'] },
+    });
     const regen = (await tp.app.inject({ method: 'POST', url: `/v2/api-keys/${key.id}/regenerate`, headers: me.auth })).json();
     await tp.app.inject({ method: 'POST', url: `/v2/api-keys/${key.id}/revoke`, headers: me.auth });
     await tp.app.inject({ method: 'DELETE', url: `/v2/api-keys/${key.id}`, headers: me.auth });
     const events = await mine(me, `&target_id=${key.id}`);
     expect(events.map((e) => e.action)).toEqual(['api_key.deleted', 'api_key.revoked', 'api_key.regenerated', 'api_key.edited', 'api_key.created']);
-    expect(events.at(-1)).toMatchObject({ actor_user_id: me.id, target_type: 'api_key', details: { name: 'audited key', scopes: ['user:info'], projects: [project.exid] } });
+    expect(events.at(-1)).toMatchObject({
+      actor_user_id: me.id,
+      target_type: 'api_key',
+      details: { name: 'audited key', scopes: ['user:info'], projects: [project.exid] },
+    });
     expect(events[3]!.details).toMatchObject({ name: 'renamed key', changed: ['name', 'scopes'] });
     const text = JSON.stringify(events);
     expect(text).not.toContain(key.key);
@@ -95,7 +144,12 @@ describe('what is recorded', () => {
     expect(scope.json().code).toBe('INSUFFICIENT_SCOPE');
     const events = await mine(me, '&action=api_key.refused');
     expect(events.map((e) => e.details.reason).sort()).toEqual(['ENDPOINT_CLOSED_TO_KEYS', 'INSUFFICIENT_SCOPE']);
-    expect(events.find((e) => e.details.reason === 'ENDPOINT_CLOSED_TO_KEYS')).toMatchObject({ outcome: 'refused', actor_key_id: key.id, subject_user_id: me.id, details: { method: 'GET', route: '/v2/api-keys' } });
+    expect(events.find((e) => e.details.reason === 'ENDPOINT_CLOSED_TO_KEYS')).toMatchObject({
+      outcome: 'refused',
+      actor_key_id: key.id,
+      subject_user_id: me.id,
+      details: { method: 'GET', route: '/v2/api-keys' },
+    });
 
     const sampler = new RefusalSampler(1000);
     expect(sampler.take('k|X', 0)).toEqual({ write: true, suppressed: 0 });
@@ -113,7 +167,12 @@ describe('what is recorded', () => {
     await tp.app.inject({ method: 'DELETE', url: `/v2/projects/${project.exid}/members/${member.id}`, headers: owner.auth });
     const theirs = await mine(member, '&action=member.*');
     expect(theirs.map((e) => e.action)).toEqual(['member.removed', 'member.role_changed', 'member.added']);
-    expect(theirs[1]).toMatchObject({ actor_user_id: owner.id, subject_user_id: member.id, target_id: project.exid, details: { from: 'viewer', to: 'editor' } });
+    expect(theirs[1]).toMatchObject({
+      actor_user_id: owner.id,
+      subject_user_id: member.id,
+      target_id: project.exid,
+      details: { from: 'viewer', to: 'editor' },
+    });
     // Where the owner acted from is not the member's to see; the admin log keeps it.
     expect(theirs[1]).toMatchObject({ ip: null, user_agent: null });
     expect((await all(`subject_id=${member.id}&action=member.role_changed`))[0]!.ip).toBe('127.0.0.1');
@@ -141,7 +200,21 @@ describe('what is recorded', () => {
 
   it('details are scrubbed of anything secret by name or by shape', () => {
     const jwt = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl';
-    const out = scrub({ password: 'p', client_secret: 's', token: 't', key: 'k', nested: { authorization: 'Bearer x', note: jwt, value: 'olk_abc', fine: 'ok' }, list: [jwt, 'ok'] });
-    expect(out).toEqual({ password: '[redacted]', client_secret: '[redacted]', token: '[redacted]', key: '[redacted]', nested: { authorization: '[redacted]', note: '[redacted]', value: '[redacted]', fine: 'ok' }, list: ['[redacted]', 'ok'] });
+    const out = scrub({
+      password: 'p',
+      client_secret: 's',
+      token: 't',
+      key: 'k',
+      nested: { authorization: 'Bearer x', note: jwt, value: 'olk_abc', fine: 'ok' },
+      list: [jwt, 'ok'],
+    });
+    expect(out).toEqual({
+      password: '[redacted]',
+      client_secret: '[redacted]',
+      token: '[redacted]',
+      key: '[redacted]',
+      nested: { authorization: '[redacted]', note: '[redacted]', value: '[redacted]', fine: 'ok' },
+      list: ['[redacted]', 'ok'],
+    });
   });
 });

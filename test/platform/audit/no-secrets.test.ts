@@ -83,7 +83,10 @@ async function haystack(): Promise<string> {
   };
   walk(t.dataDir);
   for (const table of await t.db.kysely.introspection.getTables()) {
-    const rows = await t.db.kysely.selectFrom(table.name as never).selectAll().execute();
+    const rows = await t.db.kysely
+      .selectFrom(table.name as never)
+      .selectAll()
+      .execute();
     parts.push(JSON.stringify(rows));
   }
   parts.push(...logLines);
@@ -99,7 +102,14 @@ describe('no secret is written anywhere', () => {
     await call('POST', '/v2/auth/login', {}, { username: me.email, password: wrong });
 
     const project = (await call('POST', '/v2/projects', me.auth, { name: 'Secrets' })).json();
-    const created = (await call('POST', '/v2/api-keys', me.auth, { name: 'k', expires_at: new Date(Date.now() + 86_400_000).toISOString(), projects: [project.exid], scopes: ['user:info'] })).json();
+    const created = (
+      await call('POST', '/v2/api-keys', me.auth, {
+        name: 'k',
+        expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+        projects: [project.exid],
+        scopes: ['user:info'],
+      })
+    ).json();
     secrets.add(created.key);
     expect((await call('GET', '/v2/users/roles', { 'x-access-key': created.key })).statusCode).toBe(200);
     expect((await call('GET', '/v2/api-keys', { 'x-access-key': created.key })).statusCode).toBe(403);

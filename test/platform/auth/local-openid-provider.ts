@@ -55,7 +55,12 @@ export async function startLocalOp(clients: { client_id: string; client_secret: 
       if (res.status === 200 && url.includes('/interaction/')) {
         const page = await res.text();
         const form = page.includes('name="login"') ? `prompt=login&login=${encodeURIComponent(sub)}&password=any` : 'prompt=consent';
-        res = await fetch(url, { method: 'POST', redirect: 'manual', body: form, headers: { cookie: cookie(), 'content-type': 'application/x-www-form-urlencoded' } });
+        res = await fetch(url, {
+          method: 'POST',
+          redirect: 'manual',
+          body: form,
+          headers: { cookie: cookie(), 'content-type': 'application/x-www-form-urlencoded' },
+        });
         keep(res);
       }
       const next = res.headers.get('location');

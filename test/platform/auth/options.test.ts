@@ -19,7 +19,10 @@ describe('sign-in options and providers', () => {
   it('password sign-in offered; no providers until configured; an unknown provider is 404', async () => {
     const me = await tp.person('me');
     expect((await tp.app.inject({ method: 'GET', url: '/v2/auth/options', headers: me.auth })).json()).toEqual({ password: true, providers: [] });
-    expect((await tp.app.inject({ method: 'GET', url: '/v2/auth/signup_options', headers: me.auth })).json()).toMatchObject({ signup_enabled: expect.any(Boolean), providers: [] });
+    expect((await tp.app.inject({ method: 'GET', url: '/v2/auth/signup_options', headers: me.auth })).json()).toMatchObject({
+      signup_enabled: expect.any(Boolean),
+      providers: [],
+    });
     const prov = await tp.app.inject({ method: 'GET', url: '/v2/auth/provider/google', headers: me.auth });
     expect(prov.statusCode).toBe(404);
     expect(prov.json().message).toContain('google');
@@ -31,9 +34,16 @@ describe('sign-in options and providers', () => {
     const url = '/v2/oauth2-tokens/providers';
     expect((await tp.app.inject({ method: 'GET', url, headers: me.auth })).json()).toEqual([]);
     // The connectors' connections table (src/platform/connectors): tokens sealed, never listed.
-    await servicesOf(tp.app).connectors.store.saveConnection(me.id, 'procore', { authKind: 'oauth', accessToken: 'secret-access', refreshToken: 'secret-refresh', scopes: ['read'] });
+    await servicesOf(tp.app).connectors.store.saveConnection(me.id, 'procore', {
+      authKind: 'oauth',
+      accessToken: 'secret-access',
+      refreshToken: 'secret-refresh',
+      scopes: ['read'],
+    });
     const mine = await tp.app.inject({ method: 'GET', url, headers: me.auth });
-    expect(mine.json()).toEqual([{ provider: 'procore', name: 'Procore', auth_kind: 'oauth', scopes: ['read'], connected_at: expect.any(String), expires_at: null }]);
+    expect(mine.json()).toEqual([
+      { provider: 'procore', name: 'Procore', auth_kind: 'oauth', scopes: ['read'], connected_at: expect.any(String), expires_at: null },
+    ]);
     expect(mine.body).not.toContain('secret-access');
     expect(mine.body).not.toContain('secret-refresh');
     expect((await tp.app.inject({ method: 'GET', url, headers: other.auth })).json()).toEqual([]);

@@ -57,9 +57,19 @@ describe('provider sign-in', () => {
   it('options and signup_options list the configured providers; GET /v2/auth/provider/{provider} keeps scope user:info', async () => {
     const me = await tp.person('me');
     const options = (await tp.app.inject({ method: 'GET', url: '/v2/auth/options', headers: me.auth })).json();
-    expect(options).toEqual({ password: true, providers: [{ provider: 'local', name: 'Local OP' }, { provider: 'open', name: 'Open OP' }, { provider: 'dead', name: 'Unreachable' }] });
+    expect(options).toEqual({
+      password: true,
+      providers: [
+        { provider: 'local', name: 'Local OP' },
+        { provider: 'open', name: 'Open OP' },
+        { provider: 'dead', name: 'Unreachable' },
+      ],
+    });
     // Sign-up options: only the providers whose first sign-in creates an account.
-    expect((await tp.app.inject({ method: 'GET', url: '/v2/auth/signup_options', headers: me.auth })).json()).toEqual({ signup_enabled: true, providers: [{ provider: 'open', name: 'Open OP' }] });
+    expect((await tp.app.inject({ method: 'GET', url: '/v2/auth/signup_options', headers: me.auth })).json()).toEqual({
+      signup_enabled: true,
+      providers: [{ provider: 'open', name: 'Open OP' }],
+    });
     const one = (await tp.app.inject({ method: 'GET', url: '/v2/auth/provider/local', headers: me.auth })).json();
     expect(one).toEqual({ provider: 'local', name: 'Local OP', login_url: `${PUBLIC}/v2/auth/provider/local/login` });
     expect(JSON.stringify(options) + JSON.stringify(one)).not.toContain('secret');
@@ -125,7 +135,11 @@ describe('provider sign-in', () => {
     expect(noCookie.res.json().code).toBe('VALIDATION_ERROR');
     // The state was used up by that attempt: replaying with the right cookie fails too.
     const state = noCookie.back.searchParams.get('state');
-    const replay = await tp.app.inject({ method: 'GET', url: `/v2/auth/provider/local/callback${noCookie.back.search}`, headers: { cookie: `overlook_oidc_state=${state}` } });
+    const replay = await tp.app.inject({
+      method: 'GET',
+      url: `/v2/auth/provider/local/callback${noCookie.back.search}`,
+      headers: { cookie: `overlook_oidc_state=${state}` },
+    });
     expect(replay.statusCode).toBe(400);
     for (const q of ['', '?state=nope', '?code=abc', '?error=access_denied&state=x']) {
       const res = await tp.app.inject({ method: 'GET', url: `/v2/auth/provider/local/callback${q}` });

@@ -38,10 +38,23 @@ describe('captures', () => {
   it('stores an upload and serves the same bytes back, as JSON record or image', async () => {
     const cam = await newCamera();
     const image = await png(120, 90);
-    const up = await tp.app.inject({ method: 'POST', url: bimUrl(cam), headers: owner.auth, payload: { captured_at: '2026-03-01T10:00:00+02:00', image: `data:image/png;base64,${b64(image)}`, name: 'Level 3' } });
+    const up = await tp.app.inject({
+      method: 'POST',
+      url: bimUrl(cam),
+      headers: owner.auth,
+      payload: { captured_at: '2026-03-01T10:00:00+02:00', image: `data:image/png;base64,${b64(image)}`, name: 'Level 3' },
+    });
     expect(up.statusCode, up.body).toBe(201);
     const capture = up.json();
-    expect(capture).toMatchObject({ captured_at: '2026-03-01T08:00:00.000Z', name: 'Level 3', content_type: 'image/png', width: 120, height: 90, size: image.length, uploaded_by: owner.id });
+    expect(capture).toMatchObject({
+      captured_at: '2026-03-01T08:00:00.000Z',
+      name: 'Level 3',
+      content_type: 'image/png',
+      width: 120,
+      height: 90,
+      size: image.length,
+      uploaded_by: owner.id,
+    });
 
     const json = await tp.app.inject({ method: 'GET', url: bimUrl(cam, '/2026-03-01T08:00:00Z'), headers: viewer.auth });
     expect(json.statusCode).toBe(200);
@@ -55,7 +68,11 @@ describe('captures', () => {
     expect([meta.format, meta.width, meta.height, meta.hasAlpha]).toEqual(['png', 120, 90, true]);
 
     // Accept negotiation: image/* gets the image, */* and no header get JSON; the ETag answers 304.
-    const byAccept = await tp.app.inject({ method: 'GET', url: bimUrl(cam, '/2026-03-01'), headers: { ...viewer.auth, accept: 'image/avif,image/webp,image/*,*/*;q=0.8' } });
+    const byAccept = await tp.app.inject({
+      method: 'GET',
+      url: bimUrl(cam, '/2026-03-01'),
+      headers: { ...viewer.auth, accept: 'image/avif,image/webp,image/*,*/*;q=0.8' },
+    });
     expect(byAccept.rawPayload.equals(image)).toBe(true);
     const star = await tp.app.inject({ method: 'GET', url: bimUrl(cam, '/2026-03-01'), headers: { ...viewer.auth, accept: '*/*' } });
     expect(star.headers['content-type']).toMatch(/^application\/json/);
@@ -90,7 +107,12 @@ describe('captures', () => {
   it('refuses a second capture for the same date, and deletes one with its image', async () => {
     const cam = await newCamera();
     const first = await uploadCapture(tp, owner, cam, 1767225600);
-    const dup = await tp.app.inject({ method: 'POST', url: bimUrl(cam), headers: owner.auth, payload: { captured_at: '2026-01-01T00:00:00Z', image: b64(await png()) } });
+    const dup = await tp.app.inject({
+      method: 'POST',
+      url: bimUrl(cam),
+      headers: owner.auth,
+      payload: { captured_at: '2026-01-01T00:00:00Z', image: b64(await png()) },
+    });
     expect(dup.statusCode).toBe(409);
     const key = (await tp.t.db.kysely.selectFrom('bim_captures').select('image_key').where('id', '=', first.id).executeTakeFirstOrThrow()).image_key;
     expect(await servicesOf(tp.app).storage.getBytes(key)).not.toBeNull();
@@ -105,12 +127,22 @@ describe('captures', () => {
 describe('pending captures', () => {
   it('lists requests, takes progress reports, and is completed by the upload that answers it', async () => {
     const cam = await newCamera();
-    const created = await tp.app.inject({ method: 'POST', url: bimUrl(cam, '/pending'), headers: owner.auth, payload: { requested_for: '2026-05-01', note: 'after the slab pour' } });
+    const created = await tp.app.inject({
+      method: 'POST',
+      url: bimUrl(cam, '/pending'),
+      headers: owner.auth,
+      payload: { requested_for: '2026-05-01', note: 'after the slab pour' },
+    });
     expect(created.statusCode).toBe(201);
     const req = created.json();
     expect(req).toMatchObject({ status: 'pending', requested_for: '2026-05-01T00:00:00.000Z', note: 'after the slab pour', capture_id: null });
 
-    const report = await tp.app.inject({ method: 'POST', url: bimUrl(cam, '/pending'), headers: owner.auth, payload: { id: req.id, status: 'processing', message: 'rendering in Revit' } });
+    const report = await tp.app.inject({
+      method: 'POST',
+      url: bimUrl(cam, '/pending'),
+      headers: owner.auth,
+      payload: { id: req.id, status: 'processing', message: 'rendering in Revit' },
+    });
     expect(report.statusCode).toBe(200);
     expect(report.json()).toMatchObject({ id: req.id, status: 'processing', message: 'rendering in Revit' });
     const open = await tp.app.inject({ method: 'GET', url: bimUrl(cam, '/pending'), headers: viewer.auth });
@@ -124,12 +156,21 @@ describe('pending captures', () => {
     const all = await tp.app.inject({ method: 'GET', url: bimUrl(cam, '/pending?status=all'), headers: viewer.auth });
     expect(all.json().data[0]).toMatchObject({ id: req.id, status: 'completed', capture_id: up.json().id });
     // Completed requests take no more reports or uploads.
-    expect((await tp.app.inject({ method: 'POST', url: bimUrl(cam, '/pending'), headers: owner.auth, payload: { id: req.id, status: 'failed' } })).statusCode).toBe(409);
+    expect(
+      (await tp.app.inject({ method: 'POST', url: bimUrl(cam, '/pending'), headers: owner.auth, payload: { id: req.id, status: 'failed' } })).statusCode,
+    ).toBe(409);
   });
 
   it('refuses bad requests with 4xx', async () => {
     const cam = await newCamera();
-    for (const payload of [{}, { requested_for: 'tomorrow' }, { requested_for: '2026-02-30' }, { requested_for: '2026-01-01', status: 'completed' }, { id: 'nope', status: 'failed' }, { id: '0190a0b0-0000-7000-8000-000000000000', status: 'failed' }]) {
+    for (const payload of [
+      {},
+      { requested_for: 'tomorrow' },
+      { requested_for: '2026-02-30' },
+      { requested_for: '2026-01-01', status: 'completed' },
+      { id: 'nope', status: 'failed' },
+      { id: '0190a0b0-0000-7000-8000-000000000000', status: 'failed' },
+    ]) {
       const res = await tp.app.inject({ method: 'POST', url: bimUrl(cam, '/pending'), headers: owner.auth, payload });
       expect(res.statusCode, JSON.stringify(payload)).toBeGreaterThanOrEqual(400);
       expect(res.statusCode, JSON.stringify(payload)).toBeLessThan(500);
@@ -174,12 +215,29 @@ describe('layers', () => {
   it('creates, lists by date and order, serves the image, replaces and deletes', async () => {
     const cam = await newCamera();
     const image = await png(32, 32, 0.25);
-    const a = await createLayer(tp, owner, cam, { name: 'Facade', image: b64(image), opacity: 0.6, z_index: 2, from_date: '2026-01-01', to_date: '2026-06-30' });
+    const a = await createLayer(tp, owner, cam, {
+      name: 'Facade',
+      image: b64(image),
+      opacity: 0.6,
+      z_index: 2,
+      from_date: '2026-01-01',
+      to_date: '2026-06-30',
+    });
     const b = await createLayer(tp, owner, cam, { name: 'Crane', image: b64(await jpeg()), z_index: -1, visible: false });
-    expect(a).toMatchObject({ name: 'Facade', opacity: 0.6, z_index: 2, visible: true, has_alpha: true, content_type: 'image/png', from_date: '2026-01-01T00:00:00.000Z', to_date: '2026-06-30T00:00:00.000Z' });
+    expect(a).toMatchObject({
+      name: 'Facade',
+      opacity: 0.6,
+      z_index: 2,
+      visible: true,
+      has_alpha: true,
+      content_type: 'image/png',
+      from_date: '2026-01-01T00:00:00.000Z',
+      to_date: '2026-06-30T00:00:00.000Z',
+    });
     expect(b).toMatchObject({ has_alpha: false, content_type: 'image/jpeg', visible: false });
 
-    const ids = async (q: string) => (await tp.app.inject({ method: 'GET', url: layersUrl(cam, q), headers: viewer.auth })).json().data.map((l: { id: string }) => l.id);
+    const ids = async (q: string) =>
+      (await tp.app.inject({ method: 'GET', url: layersUrl(cam, q), headers: viewer.auth })).json().data.map((l: { id: string }) => l.id);
     expect(await ids('')).toEqual([b.id, a.id]);
     expect(await ids('?date=2026-03-01')).toEqual([b.id, a.id]);
     expect(await ids('?date=2026-08-01')).toEqual([b.id]);
@@ -193,7 +251,15 @@ describe('layers', () => {
     // Replace without an image: every field replaced (dates cleared), image kept.
     const keep = await tp.app.inject({ method: 'PUT', url: layersUrl(cam, `/${a.id}`), headers: owner.auth, payload: { name: 'Facade v2', opacity: 0.3 } });
     expect(keep.statusCode, keep.body).toBe(200);
-    expect(keep.json()).toMatchObject({ name: 'Facade v2', opacity: 0.3, z_index: 0, visible: true, from_date: null, to_date: null, content_type: 'image/png' });
+    expect(keep.json()).toMatchObject({
+      name: 'Facade v2',
+      opacity: 0.3,
+      z_index: 0,
+      visible: true,
+      from_date: null,
+      to_date: null,
+      content_type: 'image/png',
+    });
     // Replace with an image: the new bytes are served, the old object is gone.
     const next = await jpeg(50, 40);
     const swap = await tp.app.inject({ method: 'PUT', url: layersUrl(cam, `/${a.id}`), headers: owner.auth, payload: { name: 'Facade v3', image: b64(next) } });
@@ -241,10 +307,43 @@ describe('upload validation', () => {
     const cases: [string, unknown, number][] = [
       ['text', { captured_at: '2026-01-01', image: Buffer.from('hello, not an image').toString('base64') }, 400],
       ['not base64', { captured_at: '2026-01-01', image: '***' }, 400],
-      ['a GIF', { captured_at: '2026-01-01', image: b64(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } }).gif().toBuffer()) }, 415],
+      [
+        'a GIF',
+        {
+          captured_at: '2026-01-01',
+          image: b64(
+            await sharp({ create: { width: 8, height: 8, channels: 3, background: '#000' } })
+              .gif()
+              .toBuffer(),
+          ),
+        },
+        415,
+      ],
       ['a truncated PNG', { captured_at: '2026-01-01', image: b64(good.subarray(0, Math.floor(good.length / 2))) }, 400],
-      ['too many bytes', { captured_at: '2026-01-01', image: b64(await sharp({ create: { width: 400, height: 400, channels: 3, background: '#888', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer()) }, 413],
-      ['too many pixels', { captured_at: '2026-01-01', image: b64(await sharp({ create: { width: 1200, height: 1000, channels: 3, background: '#fff' } }).png().toBuffer()) }, 413],
+      [
+        'too many bytes',
+        {
+          captured_at: '2026-01-01',
+          image: b64(
+            await sharp({ create: { width: 400, height: 400, channels: 3, background: '#888', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+              .png()
+              .toBuffer(),
+          ),
+        },
+        413,
+      ],
+      [
+        'too many pixels',
+        {
+          captured_at: '2026-01-01',
+          image: b64(
+            await sharp({ create: { width: 1200, height: 1000, channels: 3, background: '#fff' } })
+              .png()
+              .toBuffer(),
+          ),
+        },
+        413,
+      ],
       ['no date', { image: b64(good) }, 400],
       ['bad date', { captured_at: '2026-13-01', image: b64(good) }, 400],
       ['date without zone', { captured_at: '2026-01-01T10:00:00', image: b64(good) }, 400],
@@ -284,10 +383,11 @@ describe('camera deletion', () => {
     await uploadCapture(tp, owner, other, '2026-01-01T00:00:00Z');
     const row = await servicesOf(tp.app).cameras.row(cam);
     const otherRow = await servicesOf(tp.app).cameras.row(other);
-    const keysOf = async (cameraId: string) => [
-      ...(await tp.t.db.kysely.selectFrom('bim_captures').select('image_key').where('camera_id', '=', cameraId).execute()),
-      ...(await tp.t.db.kysely.selectFrom('bim_layers').select('image_key').where('camera_id', '=', cameraId).execute()),
-    ].map((r) => r.image_key);
+    const keysOf = async (cameraId: string) =>
+      [
+        ...(await tp.t.db.kysely.selectFrom('bim_captures').select('image_key').where('camera_id', '=', cameraId).execute()),
+        ...(await tp.t.db.kysely.selectFrom('bim_layers').select('image_key').where('camera_id', '=', cameraId).execute()),
+      ].map((r) => r.image_key);
     const keys = await keysOf(row.id);
     expect(keys.length).toBe(3);
     for (const k of keys) expect(await servicesOf(tp.app).storage.getBytes(k)).not.toBeNull();
@@ -310,7 +410,9 @@ describe('upload size and the request body limit', () => {
       const boss = await small.person('boss');
       const project = await small.project(boss, 'Big renders');
       const cam = (await small.camera(boss, project.exid, 'Cam')).exid;
-      const render = await sharp({ create: { width: 200, height: 200, channels: 3, background: '#888', noise: { type: 'gaussian', mean: 128, sigma: 60 } } }).png().toBuffer();
+      const render = await sharp({ create: { width: 200, height: 200, channels: 3, background: '#888', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+        .png()
+        .toBuffer();
       expect(render.length).toBeGreaterThan(65536);
       const up = await small.app.inject({ method: 'POST', url: bimUrl(cam), headers: boss.auth, payload: { captured_at: '2026-01-01', image: b64(render) } });
       expect(up.statusCode, up.body).toBe(201);
@@ -319,11 +421,21 @@ describe('upload size and the request body limit', () => {
       const layer = await small.app.inject({ method: 'POST', url: layersUrl(cam), headers: boss.auth, payload: { name: 'Big', image: b64(render) } });
       expect(layer.statusCode, layer.body).toBe(201);
       // OVERLOOK_BIM_IMAGE_TYPES leaves JPEG out here.
-      const jpg = await small.app.inject({ method: 'POST', url: bimUrl(cam), headers: boss.auth, payload: { captured_at: '2026-02-01', image: b64(await jpeg()) } });
+      const jpg = await small.app.inject({
+        method: 'POST',
+        url: bimUrl(cam),
+        headers: boss.auth,
+        payload: { captured_at: '2026-02-01', image: b64(await jpeg()) },
+      });
       expect(jpg.statusCode).toBe(415);
       expect(jpg.json().code).toBe('UNSUPPORTED_MEDIA_TYPE');
       // Other BIM routes keep the platform's limit.
-      const params = await small.app.inject({ method: 'POST', url: bimUrl(cam, '/camera-parameters'), headers: { ...boss.auth, 'content-type': 'application/json' }, payload: JSON.stringify({ ...cameraParameters, pad: 'x'.repeat(70_000) }) });
+      const params = await small.app.inject({
+        method: 'POST',
+        url: bimUrl(cam, '/camera-parameters'),
+        headers: { ...boss.auth, 'content-type': 'application/json' },
+        payload: JSON.stringify({ ...cameraParameters, pad: 'x'.repeat(70_000) }),
+      });
       expect(params.statusCode).toBe(413);
     } finally {
       await small.close();
@@ -333,7 +445,9 @@ describe('upload size and the request body limit', () => {
   it('publishes the 13 operations in the OpenAPI document', async () => {
     const doc = (await tp.app.inject({ method: 'GET', url: '/v2/openapi.json' })).json();
     const ops = Object.entries(doc.paths as Record<string, Record<string, { 'x-scopes'?: string[] }>>).flatMap(([path, methods]) =>
-      Object.entries(methods).filter(([, op]) => op['x-scopes']?.includes('project:bim')).map(([m]) => `${m.toUpperCase()} ${path}`),
+      Object.entries(methods)
+        .filter(([, op]) => op['x-scopes']?.includes('project:bim'))
+        .map(([m]) => `${m.toUpperCase()} ${path}`),
     );
     expect(ops.sort()).toEqual(
       [

@@ -45,8 +45,14 @@ describe('camera settings', () => {
     // Warm the camera cache first, so a stale cache would show.
     expect((await inject(owner, 'GET', `/v2/cameras/${exid}`)).json().name).toBe('Gate');
     expect((await inject(owner, 'PATCH', `/v2/cameras/${exid}/settings`, { name: ' North gate ' })).json().name).toBe('North gate');
-    expect((await inject(owner, 'PATCH', `/v2/cameras/${exid}/settings/location`, { location: { lat: 53.35, lng: -6.26 } })).json().location).toEqual({ lat: 53.35, lng: -6.26 });
-    expect((await inject(owner, 'PATCH', `/v2/cameras/${exid}/settings/orientation`, { heading: 270.5, fov: 90 })).json()).toMatchObject({ heading: 270.5, fov: 90 });
+    expect((await inject(owner, 'PATCH', `/v2/cameras/${exid}/settings/location`, { location: { lat: 53.35, lng: -6.26 } })).json().location).toEqual({
+      lat: 53.35,
+      lng: -6.26,
+    });
+    expect((await inject(owner, 'PATCH', `/v2/cameras/${exid}/settings/orientation`, { heading: 270.5, fov: 90 })).json()).toMatchObject({
+      heading: 270.5,
+      fov: 90,
+    });
     expect((await inject(owner, 'PATCH', `/v2/cameras/${exid}/settings/timezone`, { timezone: 'Europe/Dublin' })).json().timezone).toBe('Europe/Dublin');
     expect((await inject(owner, 'PATCH', `/v2/cameras/${exid}/settings/visibility`, { is_public: true })).json().is_public).toBe(true);
     const cam = (await inject(owner, 'GET', `/v2/cameras/${exid}`)).json();
@@ -59,7 +65,15 @@ describe('camera settings', () => {
 
     const history = (await inject(owner, 'GET', `/v2/cameras/${exid}/settings/history`)).json();
     expect(history.data.map((e: { action: string }) => e.action).sort()).toEqual(
-      ['camera.location_changed', 'camera.location_changed', 'camera.orientation_changed', 'camera.orientation_changed', 'camera.renamed', 'camera.timezone_changed', 'camera.visibility_changed'].sort(),
+      [
+        'camera.location_changed',
+        'camera.location_changed',
+        'camera.orientation_changed',
+        'camera.orientation_changed',
+        'camera.renamed',
+        'camera.timezone_changed',
+        'camera.visibility_changed',
+      ].sort(),
     );
     expect(history.data.find((e: { action: string }) => e.action === 'camera.renamed').details).toMatchObject({ from: 'Gate', to: 'North gate' });
   });
@@ -91,7 +105,12 @@ describe('camera settings', () => {
 
   it('recording settings are the cloud recordings’ own', async () => {
     const { owner, exid } = await world();
-    const res = await inject(owner, 'PATCH', `/v2/cameras/${exid}/settings/recording`, { status: 'on', frequency: 4, storage_duration: 30, schedule: { monday: ['08:00-18:00'] } });
+    const res = await inject(owner, 'PATCH', `/v2/cameras/${exid}/settings/recording`, {
+      status: 'on',
+      frequency: 4,
+      storage_duration: 30,
+      schedule: { monday: ['08:00-18:00'] },
+    });
     expect(res.statusCode, res.body).toBe(200);
     const people = (await inject(owner, 'GET', `/v2/cameras/${exid}/cloud-recordings`)).json();
     expect(people).toMatchObject({ status: 'on', frequency: 4, storage_duration: 30, schedule: { monday: ['08:00-18:00'] } });
@@ -119,7 +138,10 @@ describe('camera connection', () => {
     }
     const set = await inject(owner, 'PUT', `/v2/cameras/${exid}/settings/connection`, { snapshot_url: snapshotUrl, username: 'cam', password: 'secret' });
     expect(set.statusCode, set.body).toBe(200);
-    expect(set.json()).toMatchObject({ kind: 'ip', connection: { snapshot_url: snapshotUrl, rtsp_url: null, onvif_url: null, username: 'cam', password_set: true } });
+    expect(set.json()).toMatchObject({
+      kind: 'ip',
+      connection: { snapshot_url: snapshotUrl, rtsp_url: null, onvif_url: null, username: 'cam', password_set: true },
+    });
     expect(set.body).not.toContain('secret');
     expect((await inject(owner, 'GET', `/v2/cameras/${exid}/settings`)).body).not.toContain('secret');
     expect((await inject(owner, 'GET', `/v2/cameras/${exid}`)).json().kind).toBe('ip');
@@ -146,9 +168,17 @@ describe('camera connection', () => {
 
   it('a check tries given details without saving them', async () => {
     const { owner, exid } = await world();
-    const good = await inject(owner, 'POST', `/v2/cameras/${exid}/settings/connection/check`, { snapshot_url: snapshotUrl, username: 'cam', password: 'secret' });
+    const good = await inject(owner, 'POST', `/v2/cameras/${exid}/settings/connection/check`, {
+      snapshot_url: snapshotUrl,
+      username: 'cam',
+      password: 'secret',
+    });
     expect(good.json()).toMatchObject({ status: 'online', tested: 'given', reason: null });
-    const wrong = await inject(owner, 'POST', `/v2/cameras/${exid}/settings/connection/check`, { snapshot_url: snapshotUrl, username: 'cam', password: 'wrong' });
+    const wrong = await inject(owner, 'POST', `/v2/cameras/${exid}/settings/connection/check`, {
+      snapshot_url: snapshotUrl,
+      username: 'cam',
+      password: 'wrong',
+    });
     expect(wrong.json()).toMatchObject({ status: 'offline', tested: 'given' });
     expect(wrong.json().reason).toBeTruthy();
     const closed = await inject(owner, 'POST', `/v2/cameras/${exid}/settings/connection/check`, { snapshot_url: 'http://127.0.0.1:1/x.jpg' });

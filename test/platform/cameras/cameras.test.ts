@@ -13,7 +13,9 @@ let ipCam: Server;
 let ipCamUrl: string;
 beforeAll(async () => {
   tp = await buildTestPlatform();
-  const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } }).jpeg().toBuffer();
+  const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } })
+    .jpeg()
+    .toBuffer();
   const expected = `Basic ${Buffer.from('admin:s3cret').toString('base64')}`;
   ipCam = createServer((req, res) => {
     if (req.headers.authorization !== expected) {
@@ -30,8 +32,14 @@ afterAll(async () => {
   await tp.close();
 });
 
-const cam = (path = '') => (w: { cameraExid: string }) => `/v2/cameras/${w.cameraExid}${path}`;
-const otherCam = (path = '') => (w: { otherCameraExid: string }) => `/v2/cameras/${w.otherCameraExid}${path}`;
+const cam =
+  (path = '') =>
+  (w: { cameraExid: string }) =>
+    `/v2/cameras/${w.cameraExid}${path}`;
+const otherCam =
+  (path = '') =>
+  (w: { otherCameraExid: string }) =>
+    `/v2/cameras/${w.otherCameraExid}${path}`;
 const read = (path: string, extra: Partial<EndpointSpec> = {}): EndpointSpec => ({
   method: 'GET',
   url: cam(path),
@@ -49,7 +57,12 @@ const endpoints: EndpointSpec[] = [
   read('/battery-readings/voltage-summary'),
   read('/last-public-note', {
     setup: async (_tp, w) => {
-      const res = await tp.app.inject({ method: 'POST', url: `/v2/cameras/${w.cameraExid}/notes`, headers: w.owner.auth, payload: { content: 'Gate moved', is_public: true } });
+      const res = await tp.app.inject({
+        method: 'POST',
+        url: `/v2/cameras/${w.cameraExid}/notes`,
+        headers: w.owner.auth,
+        payload: { content: 'Gate moved', is_public: true },
+      });
       expect(res.statusCode).toBe(201);
       return {};
     },
@@ -63,11 +76,19 @@ const endpoints: EndpointSpec[] = [
     okStatus: 200,
   },
   { method: 'POST', url: cam('/notes'), payload: () => ({ content: 'note' }), scopes: [], role: 'editor', okStatus: 201 },
-  { method: 'POST', url: () => '/v2/cameras', payload: (w) => ({ name: 'New cam', project_exid: w.projectExid, simulated: true }), scopes: [], role: 'admin', okStatus: 201 },
+  {
+    method: 'POST',
+    url: () => '/v2/cameras',
+    payload: (w) => ({ name: 'New cam', project_exid: w.projectExid, simulated: true }),
+    scopes: [],
+    role: 'admin',
+    okStatus: 201,
+  },
 ];
 
 describe('access rules', () => {
-  for (const spec of endpoints) it(`${spec.method} ${spec.url({ cameraExid: '{camera_exid}', projectExid: '{exid}' } as never)}`, () => checkEndpointAccess(tp, spec));
+  for (const spec of endpoints)
+    it(`${spec.method} ${spec.url({ cameraExid: '{camera_exid}', projectExid: '{exid}' } as never)}`, () => checkEndpointAccess(tp, spec));
 
   it('GET /v2/cameras lists only the key’s projects’ cameras, under either scope', async () => {
     const owner = await tp.person('owner');
@@ -91,7 +112,12 @@ describe('access rules', () => {
     const owner = await tp.person('owner');
     const p = await tp.project(owner);
     const key = await tp.key(owner, { projects: [p.exid], scopes: ['cameras:read', 'projects:read', 'project:settings'] });
-    const res = await tp.app.inject({ method: 'POST', url: '/v2/cameras', headers: key.headers, payload: { name: 'x', project_exid: p.exid, simulated: true } });
+    const res = await tp.app.inject({
+      method: 'POST',
+      url: '/v2/cameras',
+      headers: key.headers,
+      payload: { name: 'x', project_exid: p.exid, simulated: true },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.json().code).toBe('ENDPOINT_CLOSED_TO_KEYS');
   });
@@ -101,7 +127,12 @@ describe('camera creation', () => {
   it('simulated: 201 with exid, name, project_exid; the project counts it', async () => {
     const owner = await tp.person('owner');
     const p = await tp.project(owner);
-    const res = await tp.app.inject({ method: 'POST', url: '/v2/cameras', headers: owner.auth, payload: { name: 'Tower crane', project_exid: p.exid, simulated: true } });
+    const res = await tp.app.inject({
+      method: 'POST',
+      url: '/v2/cameras',
+      headers: owner.auth,
+      payload: { name: 'Tower crane', project_exid: p.exid, simulated: true },
+    });
     expect(res.statusCode).toBe(201);
     expect(res.json()).toMatchObject({ name: 'Tower crane', project_exid: p.exid, exid: expect.stringMatching(/^[a-z0-9-]+$/) });
     expect((await tp.app.inject({ method: 'GET', url: `/v2/projects/${p.exid}`, headers: owner.auth })).json().camera_count).toBe(1);
@@ -110,7 +141,12 @@ describe('camera creation', () => {
   it('a real camera keeps its password write-only', async () => {
     const owner = await tp.person('owner');
     const p = await tp.project(owner);
-    const res = await tp.app.inject({ method: 'POST', url: '/v2/cameras', headers: owner.auth, payload: { name: 'Gate', project_exid: p.exid, snapshot_url: ipCamUrl, username: 'admin', password: 's3cret' } });
+    const res = await tp.app.inject({
+      method: 'POST',
+      url: '/v2/cameras',
+      headers: owner.auth,
+      payload: { name: 'Gate', project_exid: p.exid, snapshot_url: ipCamUrl, username: 'admin', password: 's3cret' },
+    });
     expect(res.statusCode).toBe(201);
     expect(res.body).not.toContain('s3cret');
     const got = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${res.json().exid}`, headers: owner.auth });
@@ -136,7 +172,12 @@ describe('camera creation', () => {
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(res.json().code).toBe('VALIDATION_ERROR');
     }
-    const missing = await tp.app.inject({ method: 'POST', url: '/v2/cameras', headers: owner.auth, payload: { name: 'x', project_exid: 'nope-nopes', simulated: true } });
+    const missing = await tp.app.inject({
+      method: 'POST',
+      url: '/v2/cameras',
+      headers: owner.auth,
+      payload: { name: 'x', project_exid: 'nope-nopes', simulated: true },
+    });
     expect(missing.statusCode).toBe(404);
     expect((await tp.app.inject({ method: 'GET', url: `/v2/projects/${p.exid}/cameras`, headers: owner.auth })).json()).toEqual([]);
   });
@@ -188,7 +229,8 @@ describe('notes, readings and voltage summary', () => {
     await tp.addMember(owner, p.exid, editor, 'editor');
     const url = `/v2/cameras/${c.exid}/last-public-note`;
     expect((await tp.app.inject({ method: 'GET', url, headers: owner.auth })).statusCode).toBe(404);
-    const post = (content: string, is_public: boolean) => tp.app.inject({ method: 'POST', url: `/v2/cameras/${c.exid}/notes`, headers: editor.auth, payload: { content, is_public } });
+    const post = (content: string, is_public: boolean) =>
+      tp.app.inject({ method: 'POST', url: `/v2/cameras/${c.exid}/notes`, headers: editor.auth, payload: { content, is_public } });
     expect((await post('first public', true)).statusCode).toBe(201);
     expect((await post('second public', true)).statusCode).toBe(201);
     expect((await post('private', false)).statusCode).toBe(201);
@@ -213,13 +255,31 @@ describe('notes, readings and voltage summary', () => {
     expect(page.meta).toMatchObject({ total_count: 3, total_pages: 2 });
     expect(page.data.map((r: { voltage: number }) => r.voltage)).toEqual([11, 13]);
 
-    const sum = (await tp.app.inject({ method: 'GET', url: `/v2/cameras/${c.exid}/battery-readings/voltage-summary?from=2026-03-01T00:00:00Z&to=2026-03-03T00:00:00Z`, headers: owner.auth })).json();
-    expect(sum).toMatchObject({ count: 3, min_voltage: 11, max_voltage: 13, avg_voltage: 12, latest: { voltage: 11, percentage: 60, recorded_at: '2026-03-02T06:00:00.000Z' } });
+    const sum = (
+      await tp.app.inject({
+        method: 'GET',
+        url: `/v2/cameras/${c.exid}/battery-readings/voltage-summary?from=2026-03-01T00:00:00Z&to=2026-03-03T00:00:00Z`,
+        headers: owner.auth,
+      })
+    ).json();
+    expect(sum).toMatchObject({
+      count: 3,
+      min_voltage: 11,
+      max_voltage: 13,
+      avg_voltage: 12,
+      latest: { voltage: 11, percentage: 60, recorded_at: '2026-03-02T06:00:00.000Z' },
+    });
     expect(sum.days).toEqual([
       { day: '2026-03-01', min_voltage: 12, max_voltage: 13, avg_voltage: 12.5, count: 2 },
       { day: '2026-03-02', min_voltage: 11, max_voltage: 11, avg_voltage: 11, count: 1 },
     ]);
-    const empty = (await tp.app.inject({ method: 'GET', url: `/v2/cameras/${c.exid}/battery-readings/voltage-summary?from=2020-01-01T00:00:00Z&to=2020-01-02T00:00:00Z`, headers: owner.auth })).json();
+    const empty = (
+      await tp.app.inject({
+        method: 'GET',
+        url: `/v2/cameras/${c.exid}/battery-readings/voltage-summary?from=2020-01-01T00:00:00Z&to=2020-01-02T00:00:00Z`,
+        headers: owner.auth,
+      })
+    ).json();
     expect(empty).toEqual({ count: 0, min_voltage: null, max_voltage: null, avg_voltage: null, latest: null, days: [] });
     const bad = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${c.exid}/battery-readings/voltage-summary?from=soon`, headers: owner.auth });
     expect(bad.statusCode).toBe(400);

@@ -25,12 +25,20 @@ afterAll(async () => {
 });
 
 async function addCamera(body: object): Promise<string> {
-  const res = await tp.app.inject({ method: 'POST', url: '/v2/cameras', headers: owner.auth, payload: { name: 'Real cam', project_exid: projectExid, ...body } });
+  const res = await tp.app.inject({
+    method: 'POST',
+    url: '/v2/cameras',
+    headers: owner.auth,
+    payload: { name: 'Real cam', project_exid: projectExid, ...body },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().exid;
 }
 const health = async (exid: string) => (await tp.app.inject({ method: 'GET', url: `/v2/cameras/${exid}/health`, headers: owner.auth })).json();
-const snapshot = async (exid: string) => servicesOf(tp.app).connections.connect(await servicesOf(tp.app).cameras.row(exid)).snapshot();
+const snapshot = async (exid: string) =>
+  servicesOf(tp.app)
+    .connections.connect(await servicesOf(tp.app).cameras.row(exid))
+    .snapshot();
 
 describe('IP camera protocols', () => {
   it('fetches a JPEG behind digest authentication, and health says online', async () => {
@@ -77,16 +85,31 @@ describe('IP camera protocols', () => {
   });
 
   it('with both URLs, health also checks the ONVIF service', async () => {
-    const exid = await addCamera({ snapshot_url: digestCam.snapshotUrl, onvif_url: `${digestCam.url}/onvif/device_service`, username: 'admin', password: 'dig3st' });
+    const exid = await addCamera({
+      snapshot_url: digestCam.snapshotUrl,
+      onvif_url: `${digestCam.url}/onvif/device_service`,
+      username: 'admin',
+      password: 'dig3st',
+    });
     expect((await health(exid)).status).toBe('online');
-    const broken = await addCamera({ snapshot_url: digestCam.snapshotUrl, onvif_url: `http://127.0.0.1:1/onvif/device_service`, username: 'admin', password: 'dig3st' });
+    const broken = await addCamera({
+      snapshot_url: digestCam.snapshotUrl,
+      onvif_url: `http://127.0.0.1:1/onvif/device_service`,
+      username: 'admin',
+      password: 'dig3st',
+    });
     const h = await health(broken);
     expect(h.status).toBe('offline');
     expect(h.reason).toMatch(/^ONVIF: /);
   });
 
   it('rejects a real camera with no address at all', async () => {
-    const res = await tp.app.inject({ method: 'POST', url: '/v2/cameras', headers: owner.auth, payload: { name: 'Bare', project_exid: projectExid, username: 'x' } });
+    const res = await tp.app.inject({
+      method: 'POST',
+      url: '/v2/cameras',
+      headers: owner.auth,
+      payload: { name: 'Bare', project_exid: projectExid, username: 'x' },
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe('VALIDATION_ERROR');
   });

@@ -51,7 +51,9 @@ describe('read-only operations', () => {
     const key = await tp.key(owner, { projects: [projectExid], scopes: ['camera:live_view'] });
     const info = await tp.app.inject({ method: 'GET', url: url('device', 'GetDeviceInformation', onvifExid), headers: key.headers });
     expect(info.statusCode, info.body).toBe(200);
-    expect(info.json()).toEqual({ GetDeviceInformationResponse: { Manufacturer: 'FakeCam', Model: 'PTZ-1', FirmwareVersion: '1.2.3', SerialNumber: 'FC-0001', HardwareId: 'fake' } });
+    expect(info.json()).toEqual({
+      GetDeviceInformationResponse: { Manufacturer: 'FakeCam', Model: 'PTZ-1', FirmwareVersion: '1.2.3', SerialNumber: 'FC-0001', HardwareId: 'fake' },
+    });
     expect(fake.state.operations).toContain('GetDeviceInformation');
 
     const profiles = (await tp.app.inject({ method: 'GET', url: url('media_service', 'GetProfiles', onvifExid), headers: key.headers })).json();
@@ -69,7 +71,10 @@ describe('read-only operations', () => {
 
   it('on the simulated camera, answer from its own state', async () => {
     const get = (service: string, op: string) => tp.app.inject({ method: 'GET', url: url(service, op, simExid), headers: owner.auth });
-    expect((await get('device', 'GetDeviceInformation')).json().GetDeviceInformationResponse).toMatchObject({ Manufacturer: 'Overlook', SerialNumber: 'Sim cam' });
+    expect((await get('device', 'GetDeviceInformation')).json().GetDeviceInformationResponse).toMatchObject({
+      Manufacturer: 'Overlook',
+      SerialNumber: 'Sim cam',
+    });
     expect((await get('media', 'GetProfiles')).json().GetProfilesResponse.Profiles.PTZConfiguration['@token']).toBe('sim_ptz_config');
     await tp.app.inject({ method: 'POST', url: `/v2/cameras/${simExid}/ptz/relative`, headers: owner.auth, payload: { tilt: 0.5 } });
     await tp.app.inject({ method: 'POST', url: `/v2/cameras/${simExid}/ptz/presets/create`, headers: owner.auth, payload: { name: 'Crane' } });
@@ -131,9 +136,21 @@ describe('operations that change a device or reveal secrets', () => {
   it('answers unknown services, missing services and bad arguments with 4xx', async () => {
     const noPtz = await startFakeCamera({ username: 'u', password: 'p', ptz: false });
     try {
-      const res = await tp.app.inject({ method: 'POST', url: '/v2/cameras', headers: owner.auth, payload: { name: 'No PTZ', project_exid: projectExid, onvif_url: noPtz.onvifUrl, username: 'u', password: 'p' } });
+      const res = await tp.app.inject({
+        method: 'POST',
+        url: '/v2/cameras',
+        headers: owner.auth,
+        payload: { name: 'No PTZ', project_exid: projectExid, onvif_url: noPtz.onvifUrl, username: 'u', password: 'p' },
+      });
       const flat = res.json().exid;
-      const snapOnly = (await tp.app.inject({ method: 'POST', url: '/v2/cameras', headers: owner.auth, payload: { name: 'Snap only', project_exid: projectExid, snapshot_url: fake.snapshotUrl } })).json().exid;
+      const snapOnly = (
+        await tp.app.inject({
+          method: 'POST',
+          url: '/v2/cameras',
+          headers: owner.auth,
+          payload: { name: 'Snap only', project_exid: projectExid, snapshot_url: fake.snapshotUrl },
+        })
+      ).json().exid;
       const cases: [string, number][] = [
         [url('teleport', 'GetDeviceInformation', onvifExid), 404],
         [url('__proto__', 'GetDeviceInformation', onvifExid), 404],

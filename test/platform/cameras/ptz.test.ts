@@ -23,7 +23,8 @@ afterAll(async () => {
   await tp.close();
 });
 
-const ptz = (path: string) => (w: { cameraExid: string; extra?: Record<string, string> }) => `/v2/cameras/${w.cameraExid}/ptz/${path.replace('{preset}', w.extra?.preset ?? '')}`;
+const ptz = (path: string) => (w: { cameraExid: string; extra?: Record<string, string> }) =>
+  `/v2/cameras/${w.cameraExid}/ptz/${path.replace('{preset}', w.extra?.preset ?? '')}`;
 const otherPtz = (path: string) => (w: { otherCameraExid: string }) => `/v2/cameras/${w.otherCameraExid}/ptz/${path.replace('{preset}', 'preset_1')}`;
 const withPreset = async (t: TestPlatform, w: { cameraExid: string; owner: Person }) => {
   const res = await t.app.inject({ method: 'POST', url: `/v2/cameras/${w.cameraExid}/ptz/presets/create`, headers: w.owner.auth, payload: { name: 'Gate' } });
@@ -58,7 +59,8 @@ const endpoints: EndpointSpec[] = [
 ];
 
 describe('access rules', () => {
-  for (const e of endpoints) it(`${e.method} ${e.url({ cameraExid: '{camera_exid}', extra: { preset: '{preset_token}' } } as never)}`, () => checkEndpointAccess(tp, e));
+  for (const e of endpoints)
+    it(`${e.method} ${e.url({ cameraExid: '{camera_exid}', extra: { preset: '{preset_token}' } } as never)}`, () => checkEndpointAccess(tp, e));
 });
 
 /** The simulated camera's picture: the colour of a pixel left of centre, above the resting horizon. */
@@ -202,7 +204,12 @@ describe('the simulated camera', () => {
       expect(res.statusCode, `${method} ${path} ${JSON.stringify(payload)}: ${res.body}`).toBe(status);
       expect(res.json().code).toBeTruthy();
     }
-    const raw = await tp.app.inject({ method: 'POST', url: `/v2/cameras/${exid}/ptz/relative`, headers: { ...owner.auth, 'content-type': 'application/json' }, payload: '{"pan":' });
+    const raw = await tp.app.inject({
+      method: 'POST',
+      url: `/v2/cameras/${exid}/ptz/relative`,
+      headers: { ...owner.auth, 'content-type': 'application/json' },
+      payload: '{"pan":',
+    });
     expect(raw.statusCode).toBe(400);
     expect((await tp.app.inject({ method: 'GET', url: '/v2/cameras/no-such-camera/ptz/status', headers: owner.auth })).statusCode).toBe(404);
   });
@@ -215,7 +222,12 @@ describe('an ONVIF camera', () => {
   const call = (method: 'GET' | 'POST' | 'DELETE', path: string, payload?: object, cam = exid) =>
     tp.app.inject({ method, url: `/v2/cameras/${cam}/ptz/${path}`, headers: owner.auth, ...(payload ? { payload } : {}) });
   const addCamera = async (body: object) => {
-    const res = await tp.app.inject({ method: 'POST', url: '/v2/cameras', headers: owner.auth, payload: { name: 'ONVIF cam', project_exid: projectExid, ...body } });
+    const res = await tp.app.inject({
+      method: 'POST',
+      url: '/v2/cameras',
+      headers: owner.auth,
+      payload: { name: 'ONVIF cam', project_exid: projectExid, ...body },
+    });
     expect(res.statusCode, res.body).toBe(201);
     return res.json() as { exid: string; ptz: boolean };
   };
@@ -231,7 +243,9 @@ describe('an ONVIF camera', () => {
   it('reads status, nodes and configurations from the camera', async () => {
     expect((await call('GET', 'status')).json()).toMatchObject({ pan: 0, tilt: 0, zoom: 0, moving: false });
     expect((await call('GET', 'nodes')).json()).toEqual({ nodes: [{ token: 'ptz_node_1', name: 'Head', max_presets: 32, home_supported: true }] });
-    expect((await call('GET', 'configurations')).json()).toEqual({ configurations: [{ token: 'ptz_config_1', name: 'PTZ', node_token: 'ptz_node_1', default_timeout: 'PT5S' }] });
+    expect((await call('GET', 'configurations')).json()).toEqual({
+      configurations: [{ token: 'ptz_config_1', name: 'PTZ', node_token: 'ptz_node_1', default_timeout: 'PT5S' }],
+    });
     expect(fake.state.authFailures).toBe(0);
   });
 
@@ -310,7 +324,11 @@ describe('an ONVIF camera', () => {
         const odd = createHttpServer((_req, res) => res.writeHead(200, { 'content-type': 'application/soap+xml' }).end(answer));
         await new Promise<void>((r) => odd.listen(0, '127.0.0.1', r));
         try {
-          const cam = await addCamera({ onvif_url: `http://127.0.0.1:${(odd.address() as AddressInfo).port}/onvif/device_service`, username: 'a', password: 'b' });
+          const cam = await addCamera({
+            onvif_url: `http://127.0.0.1:${(odd.address() as AddressInfo).port}/onvif/device_service`,
+            username: 'a',
+            password: 'b',
+          });
           for (const path of ['status', 'presets', 'nodes']) expect((await call('GET', path, undefined, cam.exid)).statusCode).toBe(502);
         } finally {
           odd.closeAllConnections();

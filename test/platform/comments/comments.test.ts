@@ -14,7 +14,13 @@ afterAll(() => tp.close());
 
 const projectIdOf = async (exid: string) => (await tp.t.db.kysely.selectFrom('projects').select('id').where('exid', '=', exid).executeTakeFirstOrThrow()).id;
 
-const body = (cameraExid: string, extra: object = {}) => ({ camera_exid: cameraExid, timestamp: '2026-11-20T08:15:00Z', position2d: { x: 0.25, y: 0.75 }, content: 'Scaffold missing a toe board', ...extra });
+const body = (cameraExid: string, extra: object = {}) => ({
+  camera_exid: cameraExid,
+  timestamp: '2026-11-20T08:15:00Z',
+  position2d: { x: 0.25, y: 0.75 },
+  content: 'Scaffold missing a toe board',
+  ...extra,
+});
 
 const withComments: EndpointSpec['setup'] = async (t, w) => {
   const make = async (projectExid: string, cameraExid: string) => {
@@ -25,7 +31,13 @@ const withComments: EndpointSpec['setup'] = async (t, w) => {
   return { comment: await make(w.projectExid, w.cameraExid), otherComment: await make(w.otherProjectExid, w.otherCameraExid) };
 };
 
-const spec = (method: EndpointSpec['method'], path: 'list' | 'one', okStatus: number, role: 'viewer' | 'editor', payload?: (c: string) => unknown): EndpointSpec => ({
+const spec = (
+  method: EndpointSpec['method'],
+  path: 'list' | 'one',
+  okStatus: number,
+  role: 'viewer' | 'editor',
+  payload?: (c: string) => unknown,
+): EndpointSpec => ({
   method,
   url: (w) => `/v2/projects/${w.projectExid}/comments${path === 'one' ? `/${w.extra.comment}` : ''}`,
   otherUrl: (w) => `/v2/projects/${w.otherProjectExid}/comments${path === 'one' ? `/${w.extra.otherComment}` : ''}`,
@@ -39,8 +51,16 @@ const spec = (method: EndpointSpec['method'], path: 'list' | 'one', okStatus: nu
 describe('access (project:comments)', () => {
   it('GET …/comments', () => checkEndpointAccess(tp, spec('GET', 'list', 200, 'viewer')));
   it('GET …/comments/{id}', () => checkEndpointAccess(tp, spec('GET', 'one', 200, 'viewer')));
-  it('POST …/comments', () => checkEndpointAccess(tp, spec('POST', 'list', 201, 'editor', (c) => body(c))));
-  it('PATCH …/comments/{id}', () => checkEndpointAccess(tp, spec('PATCH', 'one', 200, 'editor', () => ({ archived: true }))));
+  it('POST …/comments', () =>
+    checkEndpointAccess(
+      tp,
+      spec('POST', 'list', 201, 'editor', (c) => body(c)),
+    ));
+  it('PATCH …/comments/{id}', () =>
+    checkEndpointAccess(
+      tp,
+      spec('PATCH', 'one', 200, 'editor', () => ({ archived: true })),
+    ));
   it('DELETE …/comments/{id}', () => checkEndpointAccess(tp, spec('DELETE', 'one', 204, 'editor')));
 });
 
@@ -57,7 +77,12 @@ async function world() {
   return { owner, project, cam, cam2, foreign, req };
 }
 
-const notificationsOf = async (p: Person) => (await tp.app.inject({ method: 'GET', url: '/v2/notifications', headers: p.auth })).json().data as { type: string; message: string; context: Record<string, string> }[];
+const notificationsOf = async (p: Person) =>
+  (await tp.app.inject({ method: 'GET', url: '/v2/notifications', headers: p.auth })).json().data as {
+    type: string;
+    message: string;
+    context: Record<string, string>;
+  }[];
 
 describe('comments', () => {
   it('are created on a camera at a moment and a point, read back, edited, archived and deleted', async () => {
@@ -199,7 +224,15 @@ describe('comments', () => {
     for (const payload of [{}, { archived: 'yes' }, { position2d: { x: 2, y: 2 } }, { content: ' ' }, { camera_exid: cam.exid }]) {
       expect((await req(owner, 'PATCH', `/${c.id}`, payload)).statusCode, JSON.stringify(payload)).toBe(400);
     }
-    for (const q of ['?archived=maybe', '?from=not-a-date', '?from=2026-11-05&to=2026-11-01', '?page=0', '?page_size=100000', `?camera_exid=${foreign.exid}`, '?bogus=1']) {
+    for (const q of [
+      '?archived=maybe',
+      '?from=not-a-date',
+      '?from=2026-11-05&to=2026-11-01',
+      '?page=0',
+      '?page_size=100000',
+      `?camera_exid=${foreign.exid}`,
+      '?bogus=1',
+    ]) {
       const res = await req(owner, 'GET', q);
       expect(res.statusCode, `${q}: ${res.body}`).toBe(400);
     }

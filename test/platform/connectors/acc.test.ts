@@ -24,23 +24,49 @@ const items: { name: string; folder: string; storage: string; width: number }[] 
 let failItems = false;
 
 beforeAll(async () => {
-  fake = await startFakeOAuthProvider({ clientAuth: 'basic', requirePkce: true, authorizePath: '/authentication/v2/authorize', tokenPath: '/authentication/v2/token', revokePath: '/authentication/v2/revoke' });
+  fake = await startFakeOAuthProvider({
+    clientAuth: 'basic',
+    requirePkce: true,
+    authorizePath: '/authentication/v2/authorize',
+    tokenPath: '/authentication/v2/token',
+    revokePath: '/authentication/v2/revoke',
+  });
   const hubs = { data: [{ type: 'hubs', id: HUB, attributes: { name: 'Builder ACC', extension: { type: 'hubs:autodesk.bim360:Account' } } }] };
   fake
-    .route('GET', '/userprofile/v1/users/@me', () => ({ json: { userId: 'U1', userName: 'pat', emailId: 'pat@builder.example', firstName: 'Pat', lastName: 'M' } }))
+    .route('GET', '/userprofile/v1/users/@me', () => ({
+      json: { userId: 'U1', userName: 'pat', emailId: 'pat@builder.example', firstName: 'Pat', lastName: 'M' },
+    }))
     .route('GET', '/project/v1/hubs', () => ({ json: hubs }))
     .route('GET', '/project/v1/hubs/:hub/projects', (r) =>
-      r.params.hub === HUB ? { json: { data: [{ type: 'projects', id: PROJ, attributes: { name: 'Tower B', extension: { type: 'projects:autodesk.bim360:Project' } } }] } } : { status: 404, json: { errors: [{ detail: 'hub not found' }] } },
+      r.params.hub === HUB
+        ? { json: { data: [{ type: 'projects', id: PROJ, attributes: { name: 'Tower B', extension: { type: 'projects:autodesk.bim360:Project' } } }] } }
+        : { status: 404, json: { errors: [{ detail: 'hub not found' }] } },
     )
     .route('GET', '/project/v1/hubs/:hub/projects/:project/topFolders', (r) =>
-      r.params.project === PROJ ? { json: { data: [{ type: 'folders', id: TOP, attributes: { name: 'Project Files', displayName: 'Project Files', extension: { type: 'folders:autodesk.bim360:Folder' } } }] } } : { status: 404, json: {} },
+      r.params.project === PROJ
+        ? {
+            json: {
+              data: [
+                {
+                  type: 'folders',
+                  id: TOP,
+                  attributes: { name: 'Project Files', displayName: 'Project Files', extension: { type: 'folders:autodesk.bim360:Folder' } },
+                },
+              ],
+            },
+          }
+        : { status: 404, json: {} },
     )
     .route('GET', '/data/v1/projects/:project/folders/:folder/contents', (r) => {
       if (r.params.folder === 'urn:adsk.wipprod:fs.folder:co.broken') return { status: 500, text: 'oops' };
       return {
         json: {
           data: [
-            { type: 'folders', id: SUB, attributes: { name: 'Site photos', displayName: 'Site photos', extension: { type: 'folders:autodesk.bim360:Folder' } } },
+            {
+              type: 'folders',
+              id: SUB,
+              attributes: { name: 'Site photos', displayName: 'Site photos', extension: { type: 'folders:autodesk.bim360:Folder' } },
+            },
             { type: 'items', id: 'urn:adsk.wipprod:dm.lineage:x', attributes: { displayName: 'plan.pdf' } },
           ],
           filter: r.query.get('filter[type]'),
@@ -82,12 +108,21 @@ beforeAll(async () => {
       const storage = body.included[0].relationships.storage.data.id as string;
       const o = objects.get(storage.split('/').pop()!);
       if (!o?.done) return { status: 400, json: { errors: [{ detail: 'storage not uploaded' }] } };
-      const width = await sharp(o.bytes!).metadata().then((m) => m.width!, () => 0);
+      const width = await sharp(o.bytes!)
+        .metadata()
+        .then(
+          (m) => m.width!,
+          () => 0,
+        );
       items.push({ name: body.data.attributes.displayName, folder: body.data.relationships.parent.data.id, storage, width });
       return {
         status: 201,
         json: {
-          data: { type: 'items', id: `urn:adsk.wipprod:dm.lineage:${items.length}`, links: { webView: { href: `https://acc.autodesk.example/docs/${items.length}` } } },
+          data: {
+            type: 'items',
+            id: `urn:adsk.wipprod:dm.lineage:${items.length}`,
+            links: { webView: { href: `https://acc.autodesk.example/docs/${items.length}` } },
+          },
           included: [{ type: 'versions', id: `urn:adsk.wipprod:fs.file:vf.${items.length}?version=1` }],
         },
       };
@@ -118,7 +153,9 @@ describe('ACC connection and actions', () => {
     expect(cb.json().account).toMatchObject({ email: 'pat@builder.example', name: 'Pat M' });
 
     expect((await get(owner, '/v2/connectors/acc/hubs')).json()).toEqual([{ id: HUB, name: 'Builder ACC', type: 'hubs:autodesk.bim360:Account' }]);
-    expect((await get(owner, `/v2/connectors/acc/hubs/${HUB}/projects`)).json()).toEqual([{ id: PROJ, name: 'Tower B', type: 'projects:autodesk.bim360:Project' }]);
+    expect((await get(owner, `/v2/connectors/acc/hubs/${HUB}/projects`)).json()).toEqual([
+      { id: PROJ, name: 'Tower B', type: 'projects:autodesk.bim360:Project' },
+    ]);
     const top = await get(owner, `/v2/connectors/acc/hubs/${HUB}/projects/${PROJ}/folders`);
     expect(top.json()).toEqual([{ id: TOP, name: 'Project Files', type: 'folders:autodesk.bim360:Folder' }]);
     const subs = await get(owner, `/v2/connectors/acc/hubs/${HUB}/projects/${PROJ}/folders/${encodeURIComponent(TOP)}/subfolders`);
@@ -130,9 +167,19 @@ describe('ACC connection and actions', () => {
 
   it('uploads a snapshot through storage, the signed URL and a new item', async () => {
     const jpeg = await storeSnapshot(tp, cameraExid, '2026-11-19T09:30:00Z');
-    const res = await post(owner, `/v2/connectors/acc/cameras/${cameraExid}/uploads`, { hub_id: HUB, project_id: PROJ, folder_id: SUB, file_name: 'tower.jpg' });
+    const res = await post(owner, `/v2/connectors/acc/cameras/${cameraExid}/uploads`, {
+      hub_id: HUB,
+      project_id: PROJ,
+      folder_id: SUB,
+      file_name: 'tower.jpg',
+    });
     expect(res.statusCode, res.body).toBe(201);
-    expect(res.json()).toMatchObject({ item_id: 'urn:adsk.wipprod:dm.lineage:1', version_id: expect.stringContaining('version=1'), file_name: 'tower.jpg', taken_at: '2026-11-19T09:30:00.000Z' });
+    expect(res.json()).toMatchObject({
+      item_id: 'urn:adsk.wipprod:dm.lineage:1',
+      version_id: expect.stringContaining('version=1'),
+      file_name: 'tower.jpg',
+      taken_at: '2026-11-19T09:30:00.000Z',
+    });
     expect(res.json().web_view_url).toContain('/docs/1');
     expect(items.at(-1)).toMatchObject({ name: 'tower.jpg', folder: SUB, width: 320 });
     const stored = [...objects.values()].at(-1)!;
@@ -141,10 +188,16 @@ describe('ACC connection and actions', () => {
     expect(row.remote_id).toBe('urn:adsk.wipprod:dm.lineage:1');
   });
 
-  it('uploads a media hub file of the camera\'s project, and refuses items of other projects or both sources at once', async () => {
+  it("uploads a media hub file of the camera's project, and refuses items of other projects or both sources at once", async () => {
     const { id: projectId } = await tp.t.db.kysely.selectFrom('projects').select('id').where('exid', '=', projectExid).executeTakeFirstOrThrow();
     const pdf = Buffer.from('%PDF-1.4\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n');
-    const item = await servicesOf(tp.app).mediaHub.create({ id: projectId, exid: projectExid }, owner.id, { type: 'file', title: 'Weekly report', file: pdf.toString('base64'), file_name: 'weekly-report.pdf', content_type: 'application/pdf' });
+    const item = await servicesOf(tp.app).mediaHub.create({ id: projectId, exid: projectExid }, owner.id, {
+      type: 'file',
+      title: 'Weekly report',
+      file: pdf.toString('base64'),
+      file_name: 'weekly-report.pdf',
+      content_type: 'application/pdf',
+    });
     const url = `/v2/connectors/acc/cameras/${cameraExid}/uploads`;
     const res = await post(owner, url, { hub_id: HUB, project_id: PROJ, folder_id: SUB, media_item_id: item.id });
     expect(res.statusCode, res.body).toBe(201);
@@ -155,7 +208,12 @@ describe('ACC connection and actions', () => {
     expect((await post(owner, url, { hub_id: HUB, project_id: PROJ, folder_id: SUB, media_item_id: item.id, source: 'live' })).statusCode).toBe(400);
     const elsewhere = await tp.project(owner, 'Elsewhere');
     const { id: otherId } = await tp.t.db.kysely.selectFrom('projects').select('id').where('exid', '=', elsewhere.exid).executeTakeFirstOrThrow();
-    const foreign = await servicesOf(tp.app).mediaHub.create({ id: otherId, exid: elsewhere.exid }, owner.id, { type: 'file', title: 'Other', file: pdf.toString('base64'), content_type: 'application/pdf' });
+    const foreign = await servicesOf(tp.app).mediaHub.create({ id: otherId, exid: elsewhere.exid }, owner.id, {
+      type: 'file',
+      title: 'Other',
+      file: pdf.toString('base64'),
+      content_type: 'application/pdf',
+    });
     expect((await post(owner, url, { hub_id: HUB, project_id: PROJ, folder_id: SUB, media_item_id: foreign.id })).statusCode).toBe(404);
   });
 
@@ -170,7 +228,10 @@ describe('ACC connection and actions', () => {
 
   it('maps failures and refuses bad input', async () => {
     expect((await get(owner, '/v2/connectors/acc/hubs/b.nohub/projects')).statusCode).toBe(404);
-    const broken = await get(owner, `/v2/connectors/acc/hubs/${HUB}/projects/${PROJ}/folders/${encodeURIComponent('urn:adsk.wipprod:fs.folder:co.broken')}/subfolders`);
+    const broken = await get(
+      owner,
+      `/v2/connectors/acc/hubs/${HUB}/projects/${PROJ}/folders/${encodeURIComponent('urn:adsk.wipprod:fs.folder:co.broken')}/subfolders`,
+    );
     expect(broken.statusCode).toBe(502);
     failItems = true;
     try {

@@ -35,10 +35,18 @@ const SCHEMA = `<?xml version="1.0" encoding="UTF-8"?>
 </RegisterSchema>`;
 
 beforeAll(async () => {
-  fake = await startFakeOAuthProvider({ clientAuth: 'basic', requirePkce: true, authorizePath: '/auth/authorize', tokenPath: '/auth/token', revokePath: '/auth/revoke' });
+  fake = await startFakeOAuthProvider({
+    clientAuth: 'basic',
+    requirePkce: true,
+    authorizePath: '/auth/authorize',
+    tokenPath: '/auth/token',
+    revokePath: '/auth/revoke',
+  });
   const xml = (text: string, status = 200) => ({ status, text, contentType: 'application/xml' });
   fake
-    .route('GET', '/api/user', () => xml('<User><UserId>555</UserId><FirstName>Ada</FirstName><LastName>Doc</LastName><OrganizationName>Builder Ltd</OrganizationName></User>'))
+    .route('GET', '/api/user', () =>
+      xml('<User><UserId>555</UserId><FirstName>Ada</FirstName><LastName>Doc</LastName><OrganizationName>Builder Ltd</OrganizationName></User>'),
+    )
     .route('GET', '/api/projects', () =>
       garbage
         ? { text: 'not xml at all <<<', contentType: 'application/xml' }
@@ -46,14 +54,19 @@ beforeAll(async () => {
             `<ProjectResults TotalResults="2"><SearchResults><Project><ProjectID>${PROJECT}</ProjectID><ProjectName>Harbour &amp; Quay</ProjectName><ProjectShortName>HQ</ProjectShortName></Project><Project><ProjectID>42</ProjectID><ProjectName>Depot</ProjectName></Project></SearchResults></ProjectResults>`,
           ),
     )
-    .route('GET', '/api/projects/:project/register/schema', (r) => (r.params.project === PROJECT ? xml(SCHEMA) : xml('<Error><ErrorDescription>No such project</ErrorDescription></Error>', 404)))
+    .route('GET', '/api/projects/:project/register/schema', (r) =>
+      r.params.project === PROJECT ? xml(SCHEMA) : xml('<Error><ErrorDescription>No such project</ErrorDescription></Error>', 404),
+    )
     .route('POST', '/api/projects/:project/register', async (r) => {
       const form = await r.formData();
       const meta = new XMLParser({ parseTagValue: false }).parse(await (form.get('document') as File).text()).Document as Record<string, string>;
       const file = form.get('file') as File;
       const info = await sharp(Buffer.from(await file.arrayBuffer())).metadata();
       registered.push({ metadata: meta, width: info.width!, fileName: file.name });
-      return xml(`<RegisterDocument><Id>27134187754907${registered.length}</Id><DocumentNumber>${meta.DocumentNumber}</DocumentNumber><Revision>${meta.Revision}</Revision></RegisterDocument>`, 201);
+      return xml(
+        `<RegisterDocument><Id>27134187754907${registered.length}</Id><DocumentNumber>${meta.DocumentNumber}</DocumentNumber><Revision>${meta.Revision}</Revision></RegisterDocument>`,
+        201,
+      );
     });
   tp = await buildTestPlatform(fake.env('ACONEX'));
   owner = await tp.person('owner');
@@ -88,7 +101,16 @@ describe('Aconex', () => {
     const schema = await get(owner, `/v2/connectors/aconex/remote-projects/${PROJECT}/register-schema`);
     expect(schema.statusCode, schema.body).toBe(200);
     expect(schema.json()).toHaveLength(6);
-    expect(schema.json()[3]).toEqual({ identifier: 'DocumentTypeId', name: 'Type', mandatory: true, data_type: 'NUMBER', values: [{ id: '10', value: 'Photo' }, { id: '11', value: 'Drawing' }] });
+    expect(schema.json()[3]).toEqual({
+      identifier: 'DocumentTypeId',
+      name: 'Type',
+      mandatory: true,
+      data_type: 'NUMBER',
+      values: [
+        { id: '10', value: 'Photo' },
+        { id: '11', value: 'Drawing' },
+      ],
+    });
     expect((await get(owner, '/v2/connectors/aconex/remote-projects/999/register-schema')).statusCode).toBe(404);
   });
 
@@ -101,13 +123,25 @@ describe('Aconex', () => {
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json()).toMatchObject({ document_id: '271341877549071', revision: 'A', aconex_project_id: PROJECT, taken_at: '2026-11-18T07:00:00.000Z' });
     const sent = registered.at(-1)!;
-    expect(sent.metadata).toEqual({ DocumentNumber: `${cameraExid}-20261118T070000Z`.toUpperCase(), Title: 'Quay <north> & pier', Revision: 'A', DocumentTypeId: '10', DocumentStatusId: '1' });
+    expect(sent.metadata).toEqual({
+      DocumentNumber: `${cameraExid}-20261118T070000Z`.toUpperCase(),
+      Title: 'Quay <north> & pier',
+      Revision: 'A',
+      DocumentTypeId: '10',
+      DocumentStatusId: '1',
+    });
     expect(sent.width).toBe(320);
     expect(sent.fileName).toBe(`${cameraExid}-20261118T070000Z.jpg`);
 
     const list = await get(owner, `/v2/connectors/aconex/projects/${projectExid}/documents`);
     expect(list.statusCode, list.body).toBe(200);
-    expect(list.json().items[0]).toMatchObject({ provider: 'aconex', remote_id: '271341877549071', name: 'Quay <north> & pier', camera_exid: cameraExid, details: { revision: 'A' } });
+    expect(list.json().items[0]).toMatchObject({
+      provider: 'aconex',
+      remote_id: '271341877549071',
+      name: 'Quay <north> & pier',
+      camera_exid: cameraExid,
+      details: { revision: 'A' },
+    });
     expect((await get(owner, `/v2/connectors/aconex/projects/${projectExid}/documents?aconex_project_id=42`)).json().total).toBe(0);
   });
 
@@ -119,7 +153,12 @@ describe('Aconex', () => {
     expect(missing.json().details).toEqual([{ field: 'fields.Revision', message: 'is mandatory (Revision)' }]);
     const wrong = await post(owner, url, { project_id: PROJECT, fields: { Revision: 'A', DocumentTypeId: 'Poem', Colour: 'red', DateModified: 'soon' } });
     expect(wrong.statusCode).toBe(400);
-    expect(wrong.json().details.map((d: { field: string }) => d.field).sort()).toEqual(['fields.Colour', 'fields.DateModified', 'fields.DocumentTypeId']);
+    expect(
+      wrong
+        .json()
+        .details.map((d: { field: string }) => d.field)
+        .sort(),
+    ).toEqual(['fields.Colour', 'fields.DateModified', 'fields.DocumentTypeId']);
     expect((await post(owner, url, { project_id: PROJECT, fields: { 'bad key': 'x' } })).statusCode).toBe(400);
     expect((await post(owner, url, { fields: {} })).statusCode).toBe(400);
     expect((await post(owner, url, { project_id: '999', fields: { Revision: 'A', DocumentTypeId: '10' } })).statusCode).toBe(404);

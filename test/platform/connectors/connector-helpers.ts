@@ -7,7 +7,10 @@ import type { FakeOAuthProvider } from '../../fakes/fake-oauth-provider.js';
 import type { Person, TestPlatform } from '../../helpers/platform.js';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
-export const jpegOf = (r: number, g: number, b: number) => sharp({ create: { width: 320, height: 180, channels: 3, background: { r, g, b } } }).jpeg().toBuffer();
+export const jpegOf = (r: number, g: number, b: number) =>
+  sharp({ create: { width: 320, height: 180, channels: 3, background: { r, g, b } } })
+    .jpeg()
+    .toBuffer();
 
 /** Stores a frame for real: bytes in the object store, the row in the snapshot index. */
 export async function storeSnapshot(tp: TestPlatform, cameraExid: string, takenAt: string, colour: [number, number, number] = [200, 40, 40]): Promise<Buffer> {

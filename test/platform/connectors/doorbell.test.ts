@@ -25,7 +25,12 @@ afterAll(async () => {
 
 const connect = (p: Person, payload: Record<string, unknown> = creds) => tp.app.inject({ method: 'POST', url: `${base}/connect`, headers: p.auth, payload });
 const linkDevice = (p: Person, exid: string, device: string, camera_exid?: string | null) =>
-  tp.app.inject({ method: 'PUT', url: `${base}/projects/${exid}/devices/${device}`, headers: p.auth, payload: camera_exid === undefined ? {} : { camera_exid } });
+  tp.app.inject({
+    method: 'PUT',
+    url: `${base}/projects/${exid}/devices/${device}`,
+    headers: p.auth,
+    payload: camera_exid === undefined ? {} : { camera_exid },
+  });
 const post = (path: string, body: string, headers: Record<string, string>) => tp.app.inject({ method: 'POST', url: path, headers, payload: body });
 const ring = (id: string, device = 'dev-gate', type = 'ring') => JSON.stringify({ id, type, device_id: device, occurred_at: new Date().toISOString() });
 
@@ -74,7 +79,11 @@ describe('doorbell', () => {
     expect(ok.json()).toEqual({ received: true, event_id: 'ring-1', notified: 2 });
 
     for (const p of [owner, admin]) {
-      const list = (await tp.app.inject({ method: 'GET', url: '/v2/notifications', headers: p.auth })).json().data as { type: string; message: string; context: Record<string, any> }[];
+      const list = (await tp.app.inject({ method: 'GET', url: '/v2/notifications', headers: p.auth })).json().data as {
+        type: string;
+        message: string;
+        context: Record<string, any>;
+      }[];
       const n = list.find((x) => x.type === 'doorbell_ring');
       expect(n?.message).toContain('Main gate bell');
       expect(n?.context).toMatchObject({ project_exid: project.exid, camera_exid: camera.exid, device_id: 'dev-gate', event_id: 'ring-1' });
@@ -140,7 +149,9 @@ describe('doorbell', () => {
     const body = ring('office-1', 'dev-office');
     const res = await post(new URL(hook.webhook_url).pathname, body, signedHeaders('doorbell', hook.webhook_secret, body));
     expect(res.json()).toMatchObject({ received: true, notified: 1 });
-    const n = (await tp.app.inject({ method: 'GET', url: '/v2/notifications', headers: owner.auth })).json().data.find((x: { type: string }) => x.type === 'doorbell_ring');
+    const n = (await tp.app.inject({ method: 'GET', url: '/v2/notifications', headers: owner.auth }))
+      .json()
+      .data.find((x: { type: string }) => x.type === 'doorbell_ring');
     expect(n.context).toMatchObject({ camera_exid: null, snapshot: null });
   });
 
@@ -154,7 +165,8 @@ describe('doorbell', () => {
     expect((await post(new URL(hook.webhook_url).pathname, body, signedHeaders('doorbell', hook.webhook_secret, body))).statusCode).toBe(200);
     const { id: projectId } = await tp.t.db.kysely.selectFrom('projects').select('id').where('exid', '=', project.exid).executeTakeFirstOrThrow();
     const rows = () => tp.t.db.kysely.selectFrom('site_connector_links').select('id').where('project_id', '=', projectId).execute();
-    const deliveries = () => tp.t.db.kysely.selectFrom('site_connector_deliveries').select('event_id').where('link_id', '=', hook.webhook_url.split('/').pop()).execute();
+    const deliveries = () =>
+      tp.t.db.kysely.selectFrom('site_connector_deliveries').select('event_id').where('link_id', '=', hook.webhook_url.split('/').pop()).execute();
     expect(await rows()).toHaveLength(1);
     expect(await deliveries()).toHaveLength(1);
     const del = await tp.app.inject({ method: 'DELETE', url: `/v2/cameras/${camera.exid}`, headers: owner.auth });
@@ -193,7 +205,16 @@ describe('doorbell', () => {
       ['GET status', { method: 'GET', url: () => `${base}/status`, scopes: ['project:connectors'], okStatus: 200 }],
       ['DELETE connect', { method: 'DELETE', url: () => `${base}/connect`, scopes: ['project:connectors'], okStatus: 200, setup: connected }],
       ['GET devices', { method: 'GET', url: () => `${base}/devices`, scopes: ['project:connectors'], okStatus: 200, setup: connected }],
-      ['PUT device link', onProject('/devices/dev-gate', { method: 'PUT', role: 'admin', payload: (w) => ({ camera_exid: w.cameraExid }), otherPayload: (w) => ({ camera_exid: w.otherCameraExid }), setup: connected })],
+      [
+        'PUT device link',
+        onProject('/devices/dev-gate', {
+          method: 'PUT',
+          role: 'admin',
+          payload: (w) => ({ camera_exid: w.cameraExid }),
+          otherPayload: (w) => ({ camera_exid: w.otherCameraExid }),
+          setup: connected,
+        }),
+      ],
       ['GET events', onProject('/events', {})],
     ];
     for (const [name, spec] of specs) it(name, () => checkEndpointAccess(tp, spec), 60_000);

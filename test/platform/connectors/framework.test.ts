@@ -75,11 +75,35 @@ describe('connectors in the platform', () => {
     const { id: projectId } = await tp.t.db.kysely.selectFrom('projects').select('id').where('exid', '=', project.exid).executeTakeFirstOrThrow();
     const store = servicesOf(tp.app).connectors.store;
     await store.saveConnection(owner.id, 'procore', { authKind: 'oauth', accessToken: 'tok-plain-123', refreshToken: 'ref-plain-456' });
-    await store.saveState({ state: 'old', userId: owner.id, provider: 'procore', codeVerifier: 'v', projectExid: null, redirectAfter: null, expiresAt: '2000-01-01T00:00:00.000Z' });
+    await store.saveState({
+      state: 'old',
+      userId: owner.id,
+      provider: 'procore',
+      codeVerifier: 'v',
+      projectExid: null,
+      redirectAfter: null,
+      expiresAt: '2000-01-01T00:00:00.000Z',
+    });
     expect(await store.takeState('old', 'procore')).toBeNull();
-    await store.saveState({ state: 's1', userId: owner.id, provider: 'procore', codeVerifier: 'verifier-plain', projectExid: null, redirectAfter: null, expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    await store.saveState({
+      state: 's1',
+      userId: owner.id,
+      provider: 'procore',
+      codeVerifier: 'verifier-plain',
+      projectExid: null,
+      redirectAfter: null,
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    });
     expect(await store.takeState('s1', 'acc')).toBeNull();
-    await store.saveState({ state: 's2', userId: owner.id, provider: 'procore', codeVerifier: 'verifier-plain', projectExid: null, redirectAfter: null, expiresAt: new Date(Date.now() + 60_000).toISOString() });
+    await store.saveState({
+      state: 's2',
+      userId: owner.id,
+      provider: 'procore',
+      codeVerifier: 'verifier-plain',
+      projectExid: null,
+      redirectAfter: null,
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    });
     const stateRow = await tp.t.db.kysely.selectFrom('connector_oauth_states').selectAll().where('state', '=', 's2').executeTakeFirstOrThrow();
     expect(JSON.stringify(stateRow)).not.toContain('verifier-plain');
     await store.recordUpload({ provider: 'procore', userId: owner.id, projectId, cameraId, remoteProjectId: '1', remoteId: '2', name: 'x.jpg' });

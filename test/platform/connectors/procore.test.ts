@@ -22,7 +22,12 @@ beforeAll(async () => {
   fake = await startFakeOAuthProvider({ accessTtlSeconds: 7200 });
   fake
     .route('GET', '/rest/v1.0/me', () => ({ json: { id: 42, login: 'pm@builder.example', name: 'Pat Manager' } }))
-    .route('GET', '/rest/v1.0/companies', () => ({ json: [{ id: 8, name: 'Builder Ltd', is_active: true }, { id: 9, name: 'Old Co', is_active: false }] }))
+    .route('GET', '/rest/v1.0/companies', () => ({
+      json: [
+        { id: 8, name: 'Builder Ltd', is_active: true },
+        { id: 9, name: 'Old Co', is_active: false },
+      ],
+    }))
     .route('GET', '/rest/v1.0/projects', async (r) => {
       if (slow) await new Promise((ok) => setTimeout(ok, 3000));
       if (r.query.get('company_id') === '500') return { status: 503, json: { message: 'maintenance' } };
@@ -57,7 +62,10 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const as = (p: Person) => ({ get: (url: string) => tp.app.inject({ method: 'GET', url, headers: p.auth }), post: (url: string, payload: object) => tp.app.inject({ method: 'POST', url, headers: p.auth, payload }) });
+const as = (p: Person) => ({
+  get: (url: string) => tp.app.inject({ method: 'GET', url, headers: p.auth }),
+  post: (url: string, payload: object) => tp.app.inject({ method: 'POST', url, headers: p.auth, payload }),
+});
 
 describe('Procore OAuth connection', () => {
   it('connects through the provider, seals the tokens, calls with the bearer, refreshes, and disconnects with revocation', async () => {
@@ -97,12 +105,19 @@ describe('Procore OAuth connection', () => {
 
     const companies = await as(person).get('/v2/connectors/procore/companies');
     expect(companies.statusCode, companies.body).toBe(200);
-    expect(companies.json()).toEqual([{ id: '8', name: 'Builder Ltd', is_active: true }, { id: '9', name: 'Old Co', is_active: false }]);
+    expect(companies.json()).toEqual([
+      { id: '8', name: 'Builder Ltd', is_active: true },
+      { id: '9', name: 'Old Co', is_active: false },
+    ]);
     expect(fake.log.at(-1)).toMatchObject({ path: '/rest/v1.0/companies', token: issued[0] });
 
     // Expired (by the provider's clock and ours): refreshed before the call.
     fake.expireAccessTokens();
-    await tp.t.db.kysely.updateTable('connector_connections').set({ expires_at: new Date(Date.now() + 10_000).toISOString() }).where('user_id', '=', person.id).execute();
+    await tp.t.db.kysely
+      .updateTable('connector_connections')
+      .set({ expires_at: new Date(Date.now() + 10_000).toISOString() })
+      .where('user_id', '=', person.id)
+      .execute();
     const refreshesBefore = fake.grants.refresh_token;
     const again = await as(person).get('/v2/connectors/procore/companies');
     expect(again.statusCode, again.body).toBe(200);
@@ -225,13 +240,23 @@ describe('Procore actions', () => {
   it('uploads a recorded snapshot and a live frame to Procore and lists the uploads', async () => {
     await storeSnapshot(tp, cameraExid, '2026-11-20T10:00:00Z');
     await storeSnapshot(tp, cameraExid, '2026-11-20T12:00:00Z');
-    const up = await as(owner).post(`/v2/connectors/procore/cameras/${cameraExid}/uploads`, { company_id: '8', project_id: '1001', image_category_id: '77', timestamp: '2026-11-20T10:05:00Z' });
+    const up = await as(owner).post(`/v2/connectors/procore/cameras/${cameraExid}/uploads`, {
+      company_id: '8',
+      project_id: '1001',
+      image_category_id: '77',
+      timestamp: '2026-11-20T10:05:00Z',
+    });
     expect(up.statusCode, up.body).toBe(201);
     expect(up.json()).toMatchObject({ procore_project_id: '1001', taken_at: '2026-11-20T10:00:00.000Z', file_name: `${cameraExid}-20261120T100000Z.jpg` });
     const sent = images.at(-1)!;
     expect(sent).toMatchObject({ projectId: '1001', company: '8', category: '77', width: 320, takenAt: '2026-11-20T10:00:00.000Z' });
 
-    const live = await as(owner).post(`/v2/connectors/procore/cameras/${cameraExid}/uploads`, { company_id: '8', project_id: '1001', source: 'live', description: 'Now' });
+    const live = await as(owner).post(`/v2/connectors/procore/cameras/${cameraExid}/uploads`, {
+      company_id: '8',
+      project_id: '1001',
+      source: 'live',
+      description: 'Now',
+    });
     expect(live.statusCode, live.body).toBe(201);
     expect(images.at(-1)).toMatchObject({ description: 'Now', category: null });
     expect(images.at(-1)!.width).toBeGreaterThan(0);
@@ -239,7 +264,13 @@ describe('Procore actions', () => {
     const list = await as(owner).get(`/v2/connectors/procore/projects/${projectExid}/uploads`);
     expect(list.statusCode, list.body).toBe(200);
     expect(list.json().total).toBeGreaterThanOrEqual(2);
-    expect(list.json().items[0]).toMatchObject({ provider: 'procore', project_exid: projectExid, camera_exid: cameraExid, remote_project_id: '1001', uploaded_by: owner.email });
+    expect(list.json().items[0]).toMatchObject({
+      provider: 'procore',
+      project_exid: projectExid,
+      camera_exid: cameraExid,
+      remote_project_id: '1001',
+      uploaded_by: owner.email,
+    });
     const filtered = await as(owner).get(`/v2/connectors/procore/projects/${projectExid}/uploads?procore_project_id=999&limit=5`);
     expect(filtered.json()).toMatchObject({ items: [], total: 0, limit: 5 });
   });
@@ -271,14 +302,26 @@ describe('Procore access rules', () => {
         return {};
       },
     },
-    { method: 'GET', url: () => '/v2/connectors/procore/companies', scopes: ['project:connectors'], okStatus: 200, setup: async (t, w) => {
+    {
+      method: 'GET',
+      url: () => '/v2/connectors/procore/companies',
+      scopes: ['project:connectors'],
+      okStatus: 200,
+      setup: async (t, w) => {
         await connected(t, w.owner.id);
         return {};
-      } },
-    { method: 'GET', url: () => '/v2/connectors/procore/companies/8/projects', scopes: ['project:connectors'], okStatus: 200, setup: async (t, w) => {
+      },
+    },
+    {
+      method: 'GET',
+      url: () => '/v2/connectors/procore/companies/8/projects',
+      scopes: ['project:connectors'],
+      okStatus: 200,
+      setup: async (t, w) => {
         await connected(t, w.owner.id);
         return {};
-      } },
+      },
+    },
     {
       method: 'GET',
       url: () => '/v2/connectors/procore/companies/8/projects/1001/image-categories',

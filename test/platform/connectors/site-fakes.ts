@@ -51,7 +51,8 @@ export const WEATHERSTACK_KEY = 'ws0123456789abcdef';
 export async function fakeWeatherstack(): Promise<Fake> {
   return start((_req, url) => {
     const key = url.searchParams.get('access_key');
-    if (key !== WEATHERSTACK_KEY) return { status: 200, json: { success: false, error: { code: 101, type: 'invalid_access_key', info: 'You have not supplied a valid API Access Key.' } } };
+    if (key !== WEATHERSTACK_KEY)
+      return { status: 200, json: { success: false, error: { code: 101, type: 'invalid_access_key', info: 'You have not supplied a valid API Access Key.' } } };
     const query = url.searchParams.get('query') ?? '';
     const location = { name: query === 'fetch:ip' ? 'Dublin' : `Site at ${query}`, country: 'Ireland', localtime_epoch: 1_790_000_000 };
     if (url.pathname === '/current') {
@@ -60,14 +61,40 @@ export async function fakeWeatherstack(): Promise<Fake> {
         json: {
           request: { type: 'LatLon', query, unit: url.searchParams.get('units') },
           location,
-          current: { observation_time: '09:00 AM', temperature: 14, weather_code: 116, weather_icons: ['https://example.test/116.png'], weather_descriptions: ['Partly cloudy'], wind_speed: 19, wind_degree: 240, wind_dir: 'WSW', pressure: 1012, precip: 0.2, humidity: 77, cloudcover: 50, feelslike: 12, uv_index: 3, visibility: 10 },
+          current: {
+            observation_time: '09:00 AM',
+            temperature: 14,
+            weather_code: 116,
+            weather_icons: ['https://example.test/116.png'],
+            weather_descriptions: ['Partly cloudy'],
+            wind_speed: 19,
+            wind_degree: 240,
+            wind_dir: 'WSW',
+            pressure: 1012,
+            precip: 0.2,
+            humidity: 77,
+            cloudcover: 50,
+            feelslike: 12,
+            uv_index: 3,
+            visibility: 10,
+          },
         },
       };
     }
     if (url.pathname === '/historical') {
       const date = url.searchParams.get('historical_date')!;
-      const hourly = [0, 300, 600, 900, 1200, 1500, 1800, 2100].map((t, i) => ({ time: String(t), temperature: 8 + i, wind_speed: 10 + i, precip: i === 4 ? 1.5 : 0, humidity: 80 - i, weather_descriptions: [i === 4 ? 'Light rain' : 'Cloudy'] }));
-      return { status: 200, json: { location, historical: { [date]: { date, mintemp: 8, maxtemp: 15, avgtemp: 11, totalsnow: 0, sunhour: 5, uv_index: 2, hourly } } } };
+      const hourly = [0, 300, 600, 900, 1200, 1500, 1800, 2100].map((t, i) => ({
+        time: String(t),
+        temperature: 8 + i,
+        wind_speed: 10 + i,
+        precip: i === 4 ? 1.5 : 0,
+        humidity: 80 - i,
+        weather_descriptions: [i === 4 ? 'Light rain' : 'Cloudy'],
+      }));
+      return {
+        status: 200,
+        json: { location, historical: { [date]: { date, mintemp: 8, maxtemp: 15, avgtemp: 11, totalsnow: 0, sunhour: 5, uv_index: 2, hourly } } },
+      };
     }
     return { status: 404, json: { success: false, error: { code: 103, type: 'invalid_api_function' } } };
   });
@@ -85,7 +112,17 @@ export async function fakeAeris(): Promise<Fake> {
     const archive = url.pathname.match(/^\/observations\/archive\/([^/]+)$/);
     if (archive) {
       const from = url.searchParams.get('from')!;
-      const periods = [6, 9, 12, 15].map((h, i) => ({ ob: { timestamp: 0, dateTimeISO: `${from}T${String(h).padStart(2, '0')}:00:00+00:00`, tempC: 5 + i * 2, humidity: 90 - i, windKPH: 12, precipMM: i === 1 ? 2 : 0.5, weather: 'Cloudy' } }));
+      const periods = [6, 9, 12, 15].map((h, i) => ({
+        ob: {
+          timestamp: 0,
+          dateTimeISO: `${from}T${String(h).padStart(2, '0')}:00:00+00:00`,
+          tempC: 5 + i * 2,
+          humidity: 90 - i,
+          windKPH: 12,
+          precipMM: i === 1 ? 2 : 0.5,
+          weather: 'Cloudy',
+        },
+      }));
       return { status: 200, json: { success: true, error: null, response: { id: archive[1], loc: {}, place, periods } } };
     }
     const obs = url.pathname.match(/^\/observations\/([^/]+)$/);
@@ -95,7 +132,27 @@ export async function fakeAeris(): Promise<Fake> {
         json: {
           success: true,
           error: null,
-          response: { id: obs[1], loc: { lat: 53.3, long: -6.2 }, place, ob: { timestamp: 1_790_000_000, dateTimeISO: '2026-09-21T10:13:20+01:00', tempC: 16, feelslikeC: 15, humidity: 70, pressureMB: 1009, windKPH: 22, windDir: 'SW', windDirDEG: 225, precipMM: 0, sky: 75, visibilityKM: 9.5, weather: 'Mostly Cloudy', icon: 'mcloudy.png' } },
+          response: {
+            id: obs[1],
+            loc: { lat: 53.3, long: -6.2 },
+            place,
+            ob: {
+              timestamp: 1_790_000_000,
+              dateTimeISO: '2026-09-21T10:13:20+01:00',
+              tempC: 16,
+              feelslikeC: 15,
+              humidity: 70,
+              pressureMB: 1009,
+              windKPH: 22,
+              windDir: 'SW',
+              windDirDEG: 225,
+              precipMM: 0,
+              sky: 75,
+              visibilityKM: 9.5,
+              weather: 'Mostly Cloudy',
+              icon: 'mcloudy.png',
+            },
+          },
         },
       };
     }
@@ -108,14 +165,55 @@ export const VOYAGE_KEY = 'vc_live_0123456789';
 export const VOYAGE_VENUE = 'venue-42';
 export async function fakeVoyage(): Promise<Fake> {
   const bookings = [
-    { id: 'b1', reference: 'VC-1001', status: 'approved', type: 'delivery', company: { name: 'Acme Concrete' }, vehicle_registration: '221-D-1234', vehicle_type: 'mixer', gate: { name: 'North gate' }, start_time: '2026-11-20T08:00:00Z', end_time: '2026-11-20T09:00:00Z', arrived_at: null },
-    { id: 'b2', reference: 'VC-1002', status: 'arrived', type: 'delivery', company: 'Steel Ltd', vehicle_registration: '191-KY-77', vehicle_type: 'flatbed', gate: 'South gate', start_time: '2026-11-21T10:00:00Z', end_time: '2026-11-21T11:00:00Z', arrived_at: '2026-11-21T10:05:00Z' },
-    { id: 'b3', reference: 'VC-1003', status: 'approved', type: 'collection', company: 'Skip Hire', vehicle_registration: null, vehicle_type: 'skip', gate: 'North gate', start_time: '2026-12-05T10:00:00Z', end_time: '2026-12-05T11:00:00Z', arrived_at: null },
+    {
+      id: 'b1',
+      reference: 'VC-1001',
+      status: 'approved',
+      type: 'delivery',
+      company: { name: 'Acme Concrete' },
+      vehicle_registration: '221-D-1234',
+      vehicle_type: 'mixer',
+      gate: { name: 'North gate' },
+      start_time: '2026-11-20T08:00:00Z',
+      end_time: '2026-11-20T09:00:00Z',
+      arrived_at: null,
+    },
+    {
+      id: 'b2',
+      reference: 'VC-1002',
+      status: 'arrived',
+      type: 'delivery',
+      company: 'Steel Ltd',
+      vehicle_registration: '191-KY-77',
+      vehicle_type: 'flatbed',
+      gate: 'South gate',
+      start_time: '2026-11-21T10:00:00Z',
+      end_time: '2026-11-21T11:00:00Z',
+      arrived_at: '2026-11-21T10:05:00Z',
+    },
+    {
+      id: 'b3',
+      reference: 'VC-1003',
+      status: 'approved',
+      type: 'collection',
+      company: 'Skip Hire',
+      vehicle_registration: null,
+      vehicle_type: 'skip',
+      gate: 'North gate',
+      start_time: '2026-12-05T10:00:00Z',
+      end_time: '2026-12-05T11:00:00Z',
+      arrived_at: null,
+    },
   ];
   return start((req, url) => {
     if (req.headers.authorization !== `Bearer ${VOYAGE_KEY}`) return { status: 401, json: { message: 'Invalid API key' } };
-    if (url.pathname === '/api/v1/me') return { status: 200, json: { id: 'u1', name: 'Site Logistics', email: 'logistics@example.com', organisation: { id: 'o1', name: 'Main Contractor Ltd' } } };
-    if (url.pathname === `/api/v1/venues/${VOYAGE_VENUE}`) return { status: 200, json: { id: VOYAGE_VENUE, name: 'Dock Road Tower', timezone: 'Europe/Dublin' } };
+    if (url.pathname === '/api/v1/me')
+      return {
+        status: 200,
+        json: { id: 'u1', name: 'Site Logistics', email: 'logistics@example.com', organisation: { id: 'o1', name: 'Main Contractor Ltd' } },
+      };
+    if (url.pathname === `/api/v1/venues/${VOYAGE_VENUE}`)
+      return { status: 200, json: { id: VOYAGE_VENUE, name: 'Dock Road Tower', timezone: 'Europe/Dublin' } };
     if (url.pathname === `/api/v1/venues/${VOYAGE_VENUE}/bookings`) {
       const start = Date.parse(url.searchParams.get('start') ?? '');
       const end = Date.parse(url.searchParams.get('end') ?? '');

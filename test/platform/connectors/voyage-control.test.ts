@@ -21,12 +21,25 @@ afterAll(async () => {
 });
 
 const connect = (p: Person, api_key = VOYAGE_KEY) => tp.app.inject({ method: 'POST', url: `${base}/connect`, headers: p.auth, payload: { api_key } });
-const link = (p: Person, exid: string, venue_id = VOYAGE_VENUE) => tp.app.inject({ method: 'PUT', url: `${base}/projects/${exid}/site`, headers: p.auth, payload: { venue_id } });
+const link = (p: Person, exid: string, venue_id = VOYAGE_VENUE) =>
+  tp.app.inject({ method: 'PUT', url: `${base}/projects/${exid}/site`, headers: p.auth, payload: { venue_id } });
 const webhookPath = (url: string) => new URL(url).pathname;
 const post = (path: string, body: string, headers: Record<string, string>) => tp.app.inject({ method: 'POST', url: path, headers, payload: body });
 const gateEvent = (id: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ id, type: 'gate.entry', occurred_at: new Date().toISOString(), gate: { name: 'North gate' }, booking: { id: 'b1', reference: 'VC-1001', vehicle_registration: '221-D-1234', company: { name: 'Acme Concrete' } }, ...extra });
-const notificationsOf = async (p: Person) => (await tp.app.inject({ method: 'GET', url: '/v2/notifications', headers: p.auth })).json().data as { type: string; message: string; context: Record<string, unknown> }[];
+  JSON.stringify({
+    id,
+    type: 'gate.entry',
+    occurred_at: new Date().toISOString(),
+    gate: { name: 'North gate' },
+    booking: { id: 'b1', reference: 'VC-1001', vehicle_registration: '221-D-1234', company: { name: 'Acme Concrete' } },
+    ...extra,
+  });
+const notificationsOf = async (p: Person) =>
+  (await tp.app.inject({ method: 'GET', url: '/v2/notifications', headers: p.auth })).json().data as {
+    type: string;
+    message: string;
+    context: Record<string, unknown>;
+  }[];
 
 describe('voyage control', () => {
   it('connect checks the key with Voyage and stores it encrypted', async () => {
@@ -52,7 +65,11 @@ describe('voyage control', () => {
     expect((await connect(owner)).statusCode).toBe(200);
 
     // Before a venue is linked there are no bookings to read.
-    const early = await tp.app.inject({ method: 'GET', url: `${base}/projects/${project.exid}/bookings?from=2026-11-19T00:00:00Z&to=2026-11-22T00:00:00Z`, headers: viewer.auth });
+    const early = await tp.app.inject({
+      method: 'GET',
+      url: `${base}/projects/${project.exid}/bookings?from=2026-11-19T00:00:00Z&to=2026-11-22T00:00:00Z`,
+      headers: viewer.auth,
+    });
     expect(early.statusCode).toBe(409);
 
     expect((await link(owner, project.exid, 'no-such-venue')).statusCode).toBe(404);
@@ -71,13 +88,28 @@ describe('voyage control', () => {
     expect(JSON.stringify(stored)).not.toContain(site.webhook_secret);
 
     // A viewer reads the bookings through the linking admin's connection.
-    const list = await tp.app.inject({ method: 'GET', url: `${base}/projects/${project.exid}/bookings?from=2026-11-19T00:00:00Z&to=2026-11-22T00:00:00Z`, headers: viewer.auth });
+    const list = await tp.app.inject({
+      method: 'GET',
+      url: `${base}/projects/${project.exid}/bookings?from=2026-11-19T00:00:00Z&to=2026-11-22T00:00:00Z`,
+      headers: viewer.auth,
+    });
     expect(list.statusCode, list.body).toBe(200);
     expect(list.json().data.map((b: { reference: string }) => b.reference)).toEqual(['VC-1001', 'VC-1002']);
     expect(list.json().data[0]).toMatchObject({ company: 'Acme Concrete', gate: 'North gate', vehicle_registration: '221-D-1234' });
-    const arrived = await tp.app.inject({ method: 'GET', url: `${base}/projects/${project.exid}/bookings?from=2026-11-19T00:00:00Z&to=2026-11-22T00:00:00Z&status=arrived`, headers: viewer.auth });
+    const arrived = await tp.app.inject({
+      method: 'GET',
+      url: `${base}/projects/${project.exid}/bookings?from=2026-11-19T00:00:00Z&to=2026-11-22T00:00:00Z&status=arrived`,
+      headers: viewer.auth,
+    });
     expect(arrived.json().data.map((b: { id: string }) => b.id)).toEqual(['b2']);
-    for (const q of ['', '?from=2026-11-19T00:00:00Z', '?from=yesterday&to=2026-11-22T00:00:00Z', '?from=2026-11-22T00:00:00Z&to=2026-11-19T00:00:00Z', '?from=2026-01-01T00:00:00Z&to=2026-03-01T00:00:00Z', '?from=2026-11-19T00:00:00Z&to=2026-11-22T00:00:00Z&status=NOT%20ONE']) {
+    for (const q of [
+      '',
+      '?from=2026-11-19T00:00:00Z',
+      '?from=yesterday&to=2026-11-22T00:00:00Z',
+      '?from=2026-11-22T00:00:00Z&to=2026-11-19T00:00:00Z',
+      '?from=2026-01-01T00:00:00Z&to=2026-03-01T00:00:00Z',
+      '?from=2026-11-19T00:00:00Z&to=2026-11-22T00:00:00Z&status=NOT%20ONE',
+    ]) {
       const r = await tp.app.inject({ method: 'GET', url: `${base}/projects/${project.exid}/bookings${q}`, headers: viewer.auth });
       expect(r.statusCode, q).toBe(400);
     }
@@ -90,7 +122,13 @@ describe('voyage control', () => {
     expect(ok.json()).toEqual({ received: true, event_id: 'evt-1', notified: 2 });
     for (const p of [owner, admin]) {
       const n = (await notificationsOf(p)).find((x) => x.type === 'site_access_event');
-      expect(n?.context).toMatchObject({ project_exid: project.exid, event_id: 'evt-1', event_type: 'gate.entry', gate: 'North gate', vehicle_registration: '221-D-1234' });
+      expect(n?.context).toMatchObject({
+        project_exid: project.exid,
+        event_id: 'evt-1',
+        event_type: 'gate.entry',
+        gate: 'North gate',
+        vehicle_registration: '221-D-1234',
+      });
       expect(n?.message).toContain('North gate');
     }
     expect((await notificationsOf(viewer)).filter((x) => x.type === 'site_access_event')).toHaveLength(0);
@@ -108,11 +146,18 @@ describe('voyage control', () => {
     const signed = signedHeaders('voyage', site.webhook_secret, other);
     expect((await post(path, other.replace('North', 'South'), signed)).statusCode).toBe(401);
     // Well signed but malformed events: 400.
-    for (const bad of ['{', JSON.stringify({ id: 'evt-3', type: 'gate.entry', occurred_at: 'soon' }), JSON.stringify({ type: 'gate.entry', occurred_at: new Date().toISOString() }), JSON.stringify({ id: 'evt-4', type: 'Gate Entry!', occurred_at: new Date().toISOString() })]) {
+    for (const bad of [
+      '{',
+      JSON.stringify({ id: 'evt-3', type: 'gate.entry', occurred_at: 'soon' }),
+      JSON.stringify({ type: 'gate.entry', occurred_at: new Date().toISOString() }),
+      JSON.stringify({ id: 'evt-4', type: 'Gate Entry!', occurred_at: new Date().toISOString() }),
+    ]) {
       const r = await post(path, bad, signedHeaders('voyage', site.webhook_secret, bad));
       expect(r.statusCode, bad).toBe(400);
     }
-    expect((await post(`${base}/webhooks/00000000-0000-7000-8000-000000000000`, other, signedHeaders('voyage', site.webhook_secret, other))).statusCode).toBe(404);
+    expect((await post(`${base}/webhooks/00000000-0000-7000-8000-000000000000`, other, signedHeaders('voyage', site.webhook_secret, other))).statusCode).toBe(
+      404,
+    );
     expect((await post(`${base}/webhooks/not-a-uuid`, other, signedHeaders('voyage', site.webhook_secret, other))).statusCode).toBe(400);
 
     // The events list shows the one accepted event.
@@ -131,16 +176,40 @@ describe('voyage control', () => {
     // Provider failures: 502 and 504.
     try {
       fake.fail = 'error';
-      expect((await tp.app.inject({ method: 'GET', url: `${base}/projects/${project.exid}/bookings?from=2026-11-19T00:00:00Z&to=2026-11-22T00:00:00Z`, headers: viewer.auth })).statusCode).toBe(502);
+      expect(
+        (
+          await tp.app.inject({
+            method: 'GET',
+            url: `${base}/projects/${project.exid}/bookings?from=2026-11-19T00:00:00Z&to=2026-11-22T00:00:00Z`,
+            headers: viewer.auth,
+          })
+        ).statusCode,
+      ).toBe(502);
       fake.fail = 'hang';
-      expect((await tp.app.inject({ method: 'GET', url: `${base}/projects/${project.exid}/bookings?from=2026-11-19T00:00:00Z&to=2026-11-22T00:00:00Z`, headers: viewer.auth })).statusCode).toBe(504);
+      expect(
+        (
+          await tp.app.inject({
+            method: 'GET',
+            url: `${base}/projects/${project.exid}/bookings?from=2026-11-19T00:00:00Z&to=2026-11-22T00:00:00Z`,
+            headers: viewer.auth,
+          })
+        ).statusCode,
+      ).toBe(504);
     } finally {
       fake.fail = null;
     }
 
     // Disconnecting stops the bookings and the webhooks; the received events stay listed.
     expect((await tp.app.inject({ method: 'DELETE', url: `${base}/connect`, headers: owner.auth })).statusCode).toBe(200);
-    expect((await tp.app.inject({ method: 'GET', url: `${base}/projects/${project.exid}/bookings?from=2026-11-19T00:00:00Z&to=2026-11-22T00:00:00Z`, headers: viewer.auth })).statusCode).toBe(409);
+    expect(
+      (
+        await tp.app.inject({
+          method: 'GET',
+          url: `${base}/projects/${project.exid}/bookings?from=2026-11-19T00:00:00Z&to=2026-11-22T00:00:00Z`,
+          headers: viewer.auth,
+        })
+      ).statusCode,
+    ).toBe(409);
     const e6 = gateEvent('evt-6');
     expect((await post(webhookPath(relinked.webhook_url), e6, signedHeaders('voyage', relinked.webhook_secret, e6))).statusCode).toBe(409);
     expect((await tp.app.inject({ method: 'GET', url: `${base}/projects/${project.exid}/events`, headers: viewer.auth })).json().data).toHaveLength(2);
@@ -153,7 +222,10 @@ describe('voyage control', () => {
     };
     const linked: EndpointSpec['setup'] = async (t, w) => {
       await connected(t, w);
-      expect((await t.app.inject({ method: 'PUT', url: `${base}/projects/${w.projectExid}/site`, headers: w.owner.auth, payload: { venue_id: VOYAGE_VENUE } })).statusCode).toBe(200);
+      expect(
+        (await t.app.inject({ method: 'PUT', url: `${base}/projects/${w.projectExid}/site`, headers: w.owner.auth, payload: { venue_id: VOYAGE_VENUE } }))
+          .statusCode,
+      ).toBe(200);
       return {};
     };
     const onProject = (suffix: string, extra: Partial<EndpointSpec>): EndpointSpec => ({
@@ -166,7 +238,10 @@ describe('voyage control', () => {
       ...extra,
     });
     const specs: [string, EndpointSpec][] = [
-      ['POST connect', { method: 'POST', url: () => `${base}/connect`, payload: () => ({ api_key: VOYAGE_KEY }), scopes: ['project:connectors'], okStatus: 200 }],
+      [
+        'POST connect',
+        { method: 'POST', url: () => `${base}/connect`, payload: () => ({ api_key: VOYAGE_KEY }), scopes: ['project:connectors'], okStatus: 200 },
+      ],
       ['GET status', { method: 'GET', url: () => `${base}/status`, scopes: ['project:connectors'], okStatus: 200 }],
       ['DELETE connect', { method: 'DELETE', url: () => `${base}/connect`, scopes: ['project:connectors'], okStatus: 200, setup: connected }],
       ['PUT site', onProject('/site', { method: 'PUT', role: 'admin', payload: () => ({ venue_id: VOYAGE_VENUE }), setup: connected })],

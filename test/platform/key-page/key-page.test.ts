@@ -10,7 +10,15 @@ import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers
 
 const SHOTS = join(import.meta.dirname, '..', '..', '..', 'test-output', 'key-page');
 // Flags for a root user on a machine whose network is closed (see the machine notes in the README).
-const ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 let tp: TestPlatform;
 let url: string;
@@ -60,7 +68,9 @@ describe('the key page', () => {
     expect(await page.textContent('#who')).toContain(ada.email);
     expect(await page.isVisible('#no-keys')).toBe(true);
     // Every form control of the page has a label (accessibility).
-    const unlabelled = await page.evaluate('[...document.querySelectorAll("input:not([type=hidden]), select")].filter((e) => e.labels.length === 0).map((e) => e.id || e.outerHTML)');
+    const unlabelled = await page.evaluate(
+      '[...document.querySelectorAll("input:not([type=hidden]), select")].filter((e) => e.labels.length === 0).map((e) => e.id || e.outerHTML)',
+    );
     expect(unlabelled).toEqual([]);
     await shot('1-signed-in');
   });
@@ -152,7 +162,11 @@ describe('the key page', () => {
     expect(edited.scopes.sort()).toEqual(['camera:recordings', 'projects:read']);
 
     // Time passes: the key's expiry is now behind us.
-    await tp.t.db.kysely.updateTable('api_keys').set({ expires_at: new Date(Date.now() - 60_000).toISOString() }).where('id', '=', made.id).execute();
+    await tp.t.db.kysely
+      .updateTable('api_keys')
+      .set({ expires_at: new Date(Date.now() - 60_000).toISOString() })
+      .where('id', '=', made.id)
+      .execute();
     await page.reload();
     await page.waitForSelector('#keys:not([hidden])');
     await expect.poll(() => row('ci step (renamed)').locator('.status').textContent()).toBe('expired');

@@ -18,7 +18,10 @@ describe('LiveStreams', () => {
     const root = join(scratch.dir, 'live');
     const streams = new LiveStreams(root, 'ffmpeg', 60_000, quiet);
     streams.start();
-    const broken = { mode: 'copy' as const, args: ['-hide_banner', '-nostdin', '-loglevel', 'error', '-i', 'no-such-input.mp4', '-c', 'copy', '-f', 'hls', 'live.m3u8'] };
+    const broken = {
+      mode: 'copy' as const,
+      args: ['-hide_banner', '-nostdin', '-loglevel', 'error', '-i', 'no-such-input.mp4', '-c', 'copy', '-f', 'hls', 'live.m3u8'],
+    };
     const working = { mode: 'encode' as const, args: simulatedHlsArgs(), env: { TZ: 'UTC' }, files: { 'name.txt': 'Fallback' } };
 
     const stream = await streams.open('cam-a', async () => [broken, working]);

@@ -24,7 +24,9 @@ const scratch = scratchDir();
 beforeAll(async () => {
   tp = await buildTestPlatform({ OVERLOOK_HLS_IDLE_SECONDS: '3' });
   rig = await startRtspRig();
-  const jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#225588' } }).jpeg().toBuffer();
+  const jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#225588' } })
+    .jpeg()
+    .toBuffer();
   snapServer = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/jpeg' }).end(jpeg));
   await new Promise<void>((r) => snapServer.listen(0, '127.0.0.1', r));
   owner = await tp.person('owner');
@@ -66,7 +68,17 @@ describe('a real RTSP camera', () => {
   it('streaming details are read from the stream, without credentials', async () => {
     const res = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${camExid}/streaming`, headers: owner.auth });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ rtsp_url: rig.url, rtmp_url: null, source: 'rtsp', codec: 'h264', profile: 'High', width: 320, height: 240, fps: 15, source_error: null });
+    expect(res.json()).toMatchObject({
+      rtsp_url: rig.url,
+      rtmp_url: null,
+      source: 'rtsp',
+      codec: 'h264',
+      profile: 'High',
+      width: 320,
+      height: 240,
+      fps: 15,
+      source_error: null,
+    });
     expect(res.body).not.toContain('viewer@');
     expect(res.body).not.toContain(encodeURIComponent(PASSWORD));
   });
@@ -103,7 +115,12 @@ describe('a real RTSP camera', () => {
 
   it('a camera sending another codec is encoded to H.264', async () => {
     const url = await rig.publish(['-c:v', 'mpeg4', '-q:v', '5', '-g', '15'], '352x288');
-    const res = await tp.app.inject({ method: 'POST', url: '/v2/cameras', headers: owner.auth, payload: { name: 'Old camera', project_exid: project.exid, rtsp_url: url } });
+    const res = await tp.app.inject({
+      method: 'POST',
+      url: '/v2/cameras',
+      headers: owner.auth,
+      payload: { name: 'Old camera', project_exid: project.exid, rtsp_url: url },
+    });
     const exid = res.json().exid;
     const details = (await tp.app.inject({ method: 'GET', url: `/v2/cameras/${exid}/streaming`, headers: owner.auth })).json();
     expect(details).toMatchObject({ codec: 'mpeg4', width: 352, height: 288 });
@@ -117,7 +134,12 @@ describe('a real RTSP camera', () => {
 
   it('a camera whose RTSP server is gone answers 502 with a clear message', async () => {
     const dead = rig.url.replace(/:\d+\//, ':1/');
-    const res = await tp.app.inject({ method: 'POST', url: '/v2/cameras', headers: owner.auth, payload: { name: 'Gone', project_exid: project.exid, rtsp_url: dead } });
+    const res = await tp.app.inject({
+      method: 'POST',
+      url: '/v2/cameras',
+      headers: owner.auth,
+      payload: { name: 'Gone', project_exid: project.exid, rtsp_url: dead },
+    });
     const exid = res.json().exid;
     const m = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${exid}/hls?format=json`, headers: owner.auth });
     const u = new URL(m.json().playlist_url);
@@ -132,7 +154,12 @@ describe('a real RTSP camera', () => {
   });
 
   it('a camera with only an RTSP URL gets its snapshot from a frame of the stream', async () => {
-    const res = await tp.app.inject({ method: 'POST', url: '/v2/cameras', headers: owner.auth, payload: { name: 'Stream only', project_exid: project.exid, rtsp_url: rig.url } });
+    const res = await tp.app.inject({
+      method: 'POST',
+      url: '/v2/cameras',
+      headers: owner.auth,
+      payload: { name: 'Stream only', project_exid: project.exid, rtsp_url: rig.url },
+    });
     const snap = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${res.json().exid}/live/snapshot.jpg`, headers: owner.auth });
     expect(snap.statusCode, snap.body).toBe(200);
     expect(await sharp(snap.rawPayload).metadata()).toMatchObject({ format: 'jpeg', width: 320, height: 240 });

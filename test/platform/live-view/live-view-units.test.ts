@@ -17,12 +17,15 @@ describe('live view pieces', () => {
 
   it('puts the token on every URI line and nowhere else', () => {
     const playlist = '#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nseg_000001.ts\n\n#EXTINF:2.0,\nseg_000002.ts?x=1\n';
-    expect(withTokens(playlist, 'a.b+c')).toBe('#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nseg_000001.ts?token=a.b%2Bc\n\n#EXTINF:2.0,\nseg_000002.ts?x=1&token=a.b%2Bc\n');
+    expect(withTokens(playlist, 'a.b+c')).toBe(
+      '#EXTM3U\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nseg_000001.ts?token=a.b%2Bc\n\n#EXTINF:2.0,\nseg_000002.ts?x=1&token=a.b%2Bc\n',
+    );
   });
 
   it('accepts only the segment names ffmpeg writes', () => {
     for (const ok of ['seg_000000.ts', 'seg_123456789.ts']) expect(SEGMENT_NAME.test(ok), ok).toBe(true);
-    for (const bad of ['../seg_000001.ts', 'seg_000001.ts/..', 'seg_1.ts', 'live.m3u8', 'seg_000001.ts\n', 'SEG_000001.ts', 'seg_0000001234567890.ts']) expect(SEGMENT_NAME.test(bad), bad).toBe(false);
+    for (const bad of ['../seg_000001.ts', 'seg_000001.ts/..', 'seg_1.ts', 'live.m3u8', 'seg_000001.ts\n', 'SEG_000001.ts', 'seg_0000001234567890.ts'])
+      expect(SEGMENT_NAME.test(bad), bad).toBe(false);
   });
 
   it('names the H.264 profiles in RFC 6381 form', () => {

@@ -42,7 +42,14 @@ afterAll(async () => {
 
 const url = (path: string) => (w: { cameraExid: string }) => `/v2/cameras/${w.cameraExid}${path}`;
 const other = (path: string) => (w: { otherCameraExid: string }) => `/v2/cameras/${w.otherCameraExid}${path}`;
-const spec = (path: string): EndpointSpec => ({ method: 'GET', url: url(path), otherUrl: other(path), scopes: ['camera:live_view'], role: 'viewer', okStatus: 200 });
+const spec = (path: string): EndpointSpec => ({
+  method: 'GET',
+  url: url(path),
+  otherUrl: other(path),
+  scopes: ['camera:live_view'],
+  role: 'viewer',
+  okStatus: 200,
+});
 
 describe('access (camera:live_view, viewer)', () => {
   it('GET live/snapshot', () => checkEndpointAccess(tp, spec('/live/snapshot')));
@@ -75,7 +82,12 @@ describe('snapshots', () => {
   });
 
   it('a camera that fails answers 502 with a clear message; an unknown camera 404', async () => {
-    const res = await tp.app.inject({ method: 'POST', url: '/v2/cameras', headers: owner.auth, payload: { name: 'Broken', project_exid: project.exid, snapshot_url: badCamUrl } });
+    const res = await tp.app.inject({
+      method: 'POST',
+      url: '/v2/cameras',
+      headers: owner.auth,
+      payload: { name: 'Broken', project_exid: project.exid, snapshot_url: badCamUrl },
+    });
     expect(res.statusCode).toBe(201);
     for (const path of ['live/snapshot', 'live/snapshot.jpg']) {
       const r = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${res.json().exid}/${path}`, headers: owner.auth });
@@ -187,7 +199,11 @@ describe('media tokens', () => {
     await expect401(media(otherCam.exid, token));
     await expect401(segment(otherCam.exid, 'seg_000001.ts', token));
     // Expired.
-    const expired = await servicesOf(tp.app).signer.signFor(MEDIA_AUDIENCE, { sub: `user:${owner.id}`, uid: owner.id, cam: cam.exid, vid: 'v' }, new Date(Date.now() - 60_000));
+    const expired = await servicesOf(tp.app).signer.signFor(
+      MEDIA_AUDIENCE,
+      { sub: `user:${owner.id}`, uid: owner.id, cam: cam.exid, vid: 'v' },
+      new Date(Date.now() - 60_000),
+    );
     await expect401(media(cam.exid, expired));
     // The person's JWT is not a media token, in the query or as a header.
     await expect401(media(cam.exid, owner.token));

@@ -76,7 +76,17 @@ export interface VideoFacts {
 }
 
 export async function probeFile(file: string): Promise<VideoFacts> {
-  const { stdout } = await run('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name,profile,width,height', '-of', 'json', file]);
+  const { stdout } = await run('ffprobe', [
+    '-v',
+    'error',
+    '-select_streams',
+    'v:0',
+    '-show_entries',
+    'stream=codec_name,profile,width,height',
+    '-of',
+    'json',
+    file,
+  ]);
   const s = JSON.parse(stdout).streams[0];
   return { codec: s.codec_name, profile: s.profile, width: s.width, height: s.height };
 }
@@ -172,7 +182,20 @@ export async function startRtspRig(): Promise<RtspRig> {
   const [clientPort, sourcePort, rtpPort] = [await freeTcpPort(), await freeTcpPort(), await freeUdpPair()];
   const server = spawn(
     'rtsp-server-perl',
-    ['--clientport', String(clientPort), '--serverport', String(sourcePort), '--rtp_start_port', String(rtpPort), '--client_listen_address', '127.0.0.1', '--source_listen_address', '127.0.0.1', '--loglevel', '1'],
+    [
+      '--clientport',
+      String(clientPort),
+      '--serverport',
+      String(sourcePort),
+      '--rtp_start_port',
+      String(rtpPort),
+      '--client_listen_address',
+      '127.0.0.1',
+      '--source_listen_address',
+      '127.0.0.1',
+      '--loglevel',
+      '1',
+    ],
     { stdio: 'ignore' },
   );
   const children: ChildProcess[] = [server];
@@ -182,24 +205,47 @@ export async function startRtspRig(): Promise<RtspRig> {
     const path = `cam${Math.floor(Math.random() * 1e6)}`;
     const publisher = spawn(
       'ffmpeg',
-      ['-hide_banner', '-nostdin', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=15`, ...codecArgs, '-f', 'rtsp', '-rtsp_transport', 'udp', `rtsp://127.0.0.1:${sourcePort}/${path}`],
+      [
+        '-hide_banner',
+        '-nostdin',
+        '-loglevel',
+        'error',
+        '-re',
+        '-f',
+        'lavfi',
+        '-i',
+        `testsrc2=size=${size}:rate=15`,
+        ...codecArgs,
+        '-f',
+        'rtsp',
+        '-rtsp_transport',
+        'udp',
+        `rtsp://127.0.0.1:${sourcePort}/${path}`,
+      ],
       { stdio: 'ignore' },
     );
     children.unshift(publisher);
     const url = `rtsp://127.0.0.1:${clientPort}/${path}`;
     // Ready once a player can read the stream.
-    await eventually(async () => {
-      try {
-        await run('ffprobe', ['-v', 'error', '-rtsp_transport', 'udp', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', url], { timeout: 8000 });
-        return true;
-      } catch {
-        return false;
-      }
-    }, 'the published RTSP stream', 30_000);
+    await eventually(
+      async () => {
+        try {
+          await run('ffprobe', ['-v', 'error', '-rtsp_transport', 'udp', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', url], { timeout: 8000 });
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      'the published RTSP stream',
+      30_000,
+    );
     return url;
   };
 
-  const url = await publish(['-c:v', 'libx264', '-profile:v', 'high', '-pix_fmt', 'yuv420p', '-preset', 'veryfast', '-tune', 'zerolatency', '-g', '15'], '320x240');
+  const url = await publish(
+    ['-c:v', 'libx264', '-profile:v', 'high', '-pix_fmt', 'yuv420p', '-preset', 'veryfast', '-tune', 'zerolatency', '-g', '15'],
+    '320x240',
+  );
   return {
     url,
     published: { codec: 'h264', profile: 'High', width: 320, height: 240 },

@@ -20,7 +20,9 @@ beforeAll(async () => {
   owner = await tp.person('hub-owner');
   projectExid = (await tp.project(owner, 'Hub site')).exid;
   cameraExid = (await tp.camera(owner, projectExid, 'Hub cam')).exid;
-  png = await sharp({ create: { width: 200, height: 100, channels: 3, background: '#3366cc' } }).png().toBuffer();
+  png = await sharp({ create: { width: 200, height: 100, channels: 3, background: '#3366cc' } })
+    .png()
+    .toBuffer();
 });
 afterAll(async () => tp?.close());
 
@@ -33,10 +35,26 @@ describe('url and file items', () => {
     expect(link.statusCode, link.body).toBe(201);
     expect(link.json()).toMatchObject({ type: 'url', status: 'completed', media_url: 'https://example.com/plan?x=1', thumbnail_url: null, public: false });
 
-    const file = await post(base(), { type: 'file', title: 'Drawing', camera_exid: cameraExid, file: `data:image/png;base64,${png.toString('base64')}`, file_name: 'drawing.png', content_type: 'image/png', public: true });
+    const file = await post(base(), {
+      type: 'file',
+      title: 'Drawing',
+      camera_exid: cameraExid,
+      file: `data:image/png;base64,${png.toString('base64')}`,
+      file_name: 'drawing.png',
+      content_type: 'image/png',
+      public: true,
+    });
     expect(file.statusCode, file.body).toBe(201);
     const f = file.json();
-    expect(f).toMatchObject({ type: 'file', status: 'completed', camera_exid: cameraExid, content_type: 'image/png', file_size: png.length, file_name: 'drawing.png', public: true });
+    expect(f).toMatchObject({
+      type: 'file',
+      status: 'completed',
+      camera_exid: cameraExid,
+      content_type: 'image/png',
+      file_size: png.length,
+      file_name: 'drawing.png',
+      public: true,
+    });
     const got = await tp.app.inject({ method: 'GET', url: `/v2/media-hub/${f.id}/file?download=true`, headers: owner.auth });
     expect(got.statusCode).toBe(200);
     expect(got.headers['content-type']).toBe('image/png');
@@ -82,9 +100,22 @@ describe('url and file items', () => {
       ['timelapses', { title: 't', camera_exid: cameraExid, from_date: '2026-13-01', to_date: '2026-11-02', duration: 5 }],
       ['timelapses', { title: 't', camera_exid: cameraExid, from_date: '2026-11-02', to_date: '2026-11-01', duration: 5 }],
       ['timelapses', { title: 't', camera_exid: cameraExid, from_date: '2026-11-01', to_date: '2026-11-02', duration: 0 }],
-      ['timelapses', { title: 't', camera_exid: cameraExid, from_date: '2026-11-01', to_date: '2026-11-02', duration: 5, schedule: { from: '25:00', to: '18:00' } }],
+      [
+        'timelapses',
+        { title: 't', camera_exid: cameraExid, from_date: '2026-11-01', to_date: '2026-11-02', duration: 5, schedule: { from: '25:00', to: '18:00' } },
+      ],
       ['timelapses', { title: 't', camera_exid: cameraExid, from_date: '2026-11-01', to_date: '2026-11-02', duration: 5, width: 101 }],
-      ['timelapses', { title: 't', camera_exid: cameraExid, from_date: '2026-11-01', to_date: '2026-11-02', duration: 5, logo: png.toString('base64').slice(0, 40) + 'AAAA' }],
+      [
+        'timelapses',
+        {
+          title: 't',
+          camera_exid: cameraExid,
+          from_date: '2026-11-01',
+          to_date: '2026-11-02',
+          duration: 5,
+          logo: png.toString('base64').slice(0, 40) + 'AAAA',
+        },
+      ],
       ['timelapses', { title: 't', camera_exid: cameraExid, to_date: '2026-11-02', duration: 5 }],
       ['clips', { title: 'c', camera_exid: cameraExid, from_date: '2026-11-01', to_date: '2026-11-05' }],
       ['clips', { title: 'c', camera_exid: cameraExid, from_date: 'yesterday', to_date: '2026-11-05' }],
@@ -155,7 +186,12 @@ describe('list, requesters, edit, delete', () => {
     );
 
     // Edits: title and visibility; a url item's link; not a link on a file item.
-    const edited = await tp.app.inject({ method: 'PATCH', url: `${base(p)}/${made[0]}`, headers: owner.auth, payload: { title: 'Renamed', public: true, url: 'http://example.org/new' } });
+    const edited = await tp.app.inject({
+      method: 'PATCH',
+      url: `${base(p)}/${made[0]}`,
+      headers: owner.auth,
+      payload: { title: 'Renamed', public: true, url: 'http://example.org/new' },
+    });
     expect(edited.json()).toMatchObject({ title: 'Renamed', public: true, media_url: 'http://example.org/new' });
     const badEdit = await tp.app.inject({ method: 'PATCH', url: `${base(p)}/${made[2]}`, headers: owner.auth, payload: { url: 'https://example.com' } });
     expect(badEdit.statusCode).toBe(400);
@@ -182,7 +218,13 @@ describe('deleting a camera or a project', () => {
     const p = (await tp.project(owner, 'Doomed site')).exid;
     const cam = (await tp.camera(owner, p, 'Doomed cam')).exid;
     await storeFrames(tp, cam, [new Date('2026-11-01T10:00:00Z'), new Date('2026-11-01T11:00:00Z')]);
-    const compare = await post(`${base(p)}/compares`, { title: 'c', camera_exid: cam, before_date: '2026-11-01T10:00:00Z', after_date: '2026-11-01T11:00:00Z', width: 64 });
+    const compare = await post(`${base(p)}/compares`, {
+      title: 'c',
+      camera_exid: cam,
+      before_date: '2026-11-01T10:00:00Z',
+      after_date: '2026-11-01T11:00:00Z',
+      width: 64,
+    });
     const done = await waitForStatus(tp, owner.auth, `${base(p)}/${compare.json().id}`);
     expect(done.status, done.error).toBe('completed');
     const file = await post(base(p), { type: 'file', title: 'f', file: png.toString('base64') });
@@ -226,13 +268,30 @@ describe('scope map', () => {
 
 // Access rules of every endpoint. Items are made in the key's project and in the other one.
 const mkUrlItem = async (t: TestPlatform, w: AccessWorld, project: string) =>
-  (await t.app.inject({ method: 'POST', url: base(project), headers: w.owner.auth, payload: { type: 'url', title: 'l', url: 'https://example.com' } })).json().id as string;
+  (await t.app.inject({ method: 'POST', url: base(project), headers: w.owner.auth, payload: { type: 'url', title: 'l', url: 'https://example.com' } })).json()
+    .id as string;
 const mkFileItem = async (t: TestPlatform, w: AccessWorld, project: string) =>
-  (await t.app.inject({ method: 'POST', url: base(project), headers: w.owner.auth, payload: { type: 'file', title: 'f', file: png.toString('base64') } })).json().id as string;
+  (
+    await t.app.inject({ method: 'POST', url: base(project), headers: w.owner.auth, payload: { type: 'file', title: 'f', file: png.toString('base64') } })
+  ).json().id as string;
 const mkCompare = async (t: TestPlatform, w: AccessWorld, project: string, camera: string) =>
-  (await t.app.inject({ method: 'POST', url: `${base(project)}/compares`, headers: w.owner.auth, payload: { title: 'c', camera_exid: camera, before_date: '2026-11-01', after_date: '2026-11-02' } })).json().id as string;
+  (
+    await t.app.inject({
+      method: 'POST',
+      url: `${base(project)}/compares`,
+      headers: w.owner.auth,
+      payload: { title: 'c', camera_exid: camera, before_date: '2026-11-01', after_date: '2026-11-02' },
+    })
+  ).json().id as string;
 const mkTimelapse = async (t: TestPlatform, w: AccessWorld, project: string, camera: string) =>
-  (await t.app.inject({ method: 'POST', url: `${base(project)}/timelapses`, headers: w.owner.auth, payload: { title: 't', camera_exid: camera, from_date: '2026-11-01', to_date: '2026-11-02', duration: 2 } })).json().id as string;
+  (
+    await t.app.inject({
+      method: 'POST',
+      url: `${base(project)}/timelapses`,
+      headers: w.owner.auth,
+      payload: { title: 't', camera_exid: camera, from_date: '2026-11-01', to_date: '2026-11-02', duration: 2 },
+    })
+  ).json().id as string;
 /** A render that fails (no frames), waited for. */
 const mkFailed = async (t: TestPlatform, w: AccessWorld, project: string, camera: string) => {
   const id = await mkTimelapse(t, w, project, camera);
@@ -243,11 +302,46 @@ const mkFailed = async (t: TestPlatform, w: AccessWorld, project: string, camera
 const S = ['project:media_hub'] as const;
 const specs: EndpointSpec[] = [
   { method: 'GET', url: (w) => base(w.projectExid), otherUrl: (w) => base(w.otherProjectExid), scopes: S, role: 'viewer', okStatus: 200 },
-  { method: 'POST', url: (w) => base(w.projectExid), otherUrl: (w) => base(w.otherProjectExid), payload: () => ({ type: 'url', title: 'l', url: 'https://example.com' }), scopes: S, role: 'editor', okStatus: 201 },
+  {
+    method: 'POST',
+    url: (w) => base(w.projectExid),
+    otherUrl: (w) => base(w.otherProjectExid),
+    payload: () => ({ type: 'url', title: 'l', url: 'https://example.com' }),
+    scopes: S,
+    role: 'editor',
+    okStatus: 201,
+  },
   { method: 'GET', url: (w) => `${base(w.projectExid)}/users`, otherUrl: (w) => `${base(w.otherProjectExid)}/users`, scopes: S, role: 'viewer', okStatus: 200 },
-  { method: 'POST', url: (w) => `${base(w.projectExid)}/clips`, otherUrl: (w) => `${base(w.otherProjectExid)}/clips`, payload: (w) => ({ title: 'c', camera_exid: w.cameraExid, from_date: '2026-11-01T10:00:00Z', to_date: '2026-11-01T11:00:00Z' }), otherPayload: (w) => ({ title: 'c', camera_exid: w.otherCameraExid, from_date: '2026-11-01T10:00:00Z', to_date: '2026-11-01T11:00:00Z' }), scopes: S, role: 'editor', okStatus: 201 },
-  { method: 'POST', url: (w) => `${base(w.projectExid)}/compares`, otherUrl: (w) => `${base(w.otherProjectExid)}/compares`, payload: (w) => ({ title: 'c', camera_exid: w.cameraExid, before_date: '2026-11-01', after_date: '2026-11-02' }), otherPayload: (w) => ({ title: 'c', camera_exid: w.otherCameraExid, before_date: '2026-11-01', after_date: '2026-11-02' }), scopes: S, role: 'editor', okStatus: 201 },
-  { method: 'POST', url: (w) => `${base(w.projectExid)}/timelapses`, otherUrl: (w) => `${base(w.otherProjectExid)}/timelapses`, payload: (w) => ({ title: 't', camera_exid: w.cameraExid, from_date: '2026-11-01', to_date: '2026-11-02', duration: 2 }), otherPayload: (w) => ({ title: 't', camera_exid: w.otherCameraExid, from_date: '2026-11-01', to_date: '2026-11-02', duration: 2 }), scopes: S, role: 'editor', okStatus: 201 },
+  {
+    method: 'POST',
+    url: (w) => `${base(w.projectExid)}/clips`,
+    otherUrl: (w) => `${base(w.otherProjectExid)}/clips`,
+    payload: (w) => ({ title: 'c', camera_exid: w.cameraExid, from_date: '2026-11-01T10:00:00Z', to_date: '2026-11-01T11:00:00Z' }),
+    otherPayload: (w) => ({ title: 'c', camera_exid: w.otherCameraExid, from_date: '2026-11-01T10:00:00Z', to_date: '2026-11-01T11:00:00Z' }),
+    scopes: S,
+    role: 'editor',
+    okStatus: 201,
+  },
+  {
+    method: 'POST',
+    url: (w) => `${base(w.projectExid)}/compares`,
+    otherUrl: (w) => `${base(w.otherProjectExid)}/compares`,
+    payload: (w) => ({ title: 'c', camera_exid: w.cameraExid, before_date: '2026-11-01', after_date: '2026-11-02' }),
+    otherPayload: (w) => ({ title: 'c', camera_exid: w.otherCameraExid, before_date: '2026-11-01', after_date: '2026-11-02' }),
+    scopes: S,
+    role: 'editor',
+    okStatus: 201,
+  },
+  {
+    method: 'POST',
+    url: (w) => `${base(w.projectExid)}/timelapses`,
+    otherUrl: (w) => `${base(w.otherProjectExid)}/timelapses`,
+    payload: (w) => ({ title: 't', camera_exid: w.cameraExid, from_date: '2026-11-01', to_date: '2026-11-02', duration: 2 }),
+    otherPayload: (w) => ({ title: 't', camera_exid: w.otherCameraExid, from_date: '2026-11-01', to_date: '2026-11-02', duration: 2 }),
+    scopes: S,
+    role: 'editor',
+    okStatus: 201,
+  },
 ];
 const itemSpecs: [EndpointSpec['method'], string, 'url' | 'compare' | 'timelapse' | 'failed', 'viewer' | 'editor', number, object?][] = [
   ['GET', '', 'url', 'viewer', 200],
@@ -262,7 +356,14 @@ const itemSpecs: [EndpointSpec['method'], string, 'url' | 'compare' | 'timelapse
   ['DELETE', 'timelapses/', 'timelapse', 'editor', 204],
 ];
 for (const [method, sub, kind, role, okStatus, body] of itemSpecs) {
-  const make = kind === 'url' ? (t: TestPlatform, w: AccessWorld, p: string) => mkUrlItem(t, w, p) : kind === 'compare' ? mkCompare : kind === 'timelapse' ? mkTimelapse : mkFailed;
+  const make =
+    kind === 'url'
+      ? (t: TestPlatform, w: AccessWorld, p: string) => mkUrlItem(t, w, p)
+      : kind === 'compare'
+        ? mkCompare
+        : kind === 'timelapse'
+          ? mkTimelapse
+          : mkFailed;
   const path = (p: string, id: string) => (sub === '/retry' ? `${base(p)}/${id}/retry` : `${base(p)}/${sub}${id}`);
   specs.push({
     method,

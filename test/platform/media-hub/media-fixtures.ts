@@ -18,7 +18,9 @@ export async function cameraId(tp: TestPlatform, exid: string): Promise<string> 
 
 /** A 160×120 JPEG: background hue and a white square's position follow `i`. */
 export async function frame(i: number): Promise<Buffer> {
-  const square = await sharp({ create: { width: 24, height: 24, channels: 3, background: '#ffffff' } }).png().toBuffer();
+  const square = await sharp({ create: { width: 24, height: 24, channels: 3, background: '#ffffff' } })
+    .png()
+    .toBuffer();
   return sharp({ create: { width: 160, height: 120, channels: 3, background: { r: (i * 40) % 256, g: 80, b: 255 - ((i * 40) % 256) } } })
     .composite([{ input: square, left: (i * 7) % 130, top: 40 }])
     .jpeg()
@@ -37,7 +39,13 @@ export async function storeFrames(tp: TestPlatform, cameraExid: string, times: D
 }
 
 /** Polls the item until its status is one of `want` (or another final one), within a deadline. */
-export async function waitForStatus(tp: TestPlatform, headers: Record<string, string>, url: string, want: string[] = ['completed', 'failed'], deadlineMs = 30_000): Promise<Record<string, any>> {
+export async function waitForStatus(
+  tp: TestPlatform,
+  headers: Record<string, string>,
+  url: string,
+  want: string[] = ['completed', 'failed'],
+  deadlineMs = 30_000,
+): Promise<Record<string, any>> {
   const end = Date.now() + deadlineMs;
   for (;;) {
     const res = await tp.app.inject({ method: 'GET', url, headers });
@@ -63,7 +71,18 @@ export async function probe(bytes: Buffer, ext: string): Promise<Probe> {
   try {
     const file = join(dir, `f.${ext}`);
     writeFileSync(file, bytes);
-    const { stdout } = await run('ffprobe', ['-v', 'error', '-count_frames', '-select_streams', 'v:0', '-show_entries', 'format=duration:stream=codec_name,width,height,nb_read_frames', '-of', 'json', file]);
+    const { stdout } = await run('ffprobe', [
+      '-v',
+      'error',
+      '-count_frames',
+      '-select_streams',
+      'v:0',
+      '-show_entries',
+      'format=duration:stream=codec_name,width,height,nb_read_frames',
+      '-of',
+      'json',
+      file,
+    ]);
     const j = JSON.parse(stdout);
     const s = j.streams[0];
     return { duration: Number(j.format.duration), codec: s.codec_name, width: s.width, height: s.height, frames: Number(s.nb_read_frames) };

@@ -39,16 +39,33 @@ const fetchBytes = async (url: string) => {
 
 describe('timelapse', () => {
   it('renders the scheduled frames into an MP4 of the asked duration, width, with timestamp and logo', async () => {
-    const logo = await sharp({ create: { width: 40, height: 40, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 1 } } }).png().toBuffer();
+    const logo = await sharp({ create: { width: 40, height: 40, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 1 } } })
+      .png()
+      .toBuffer();
     const res = await tp.app.inject({
       method: 'POST',
       url: `${base()}/timelapses`,
       headers: owner.auth,
-      payload: { title: 'Day build', camera_exid: cameraExid, from_datetime: '2026-11-10T00:00:00Z', to_datetime: '2026-11-10', duration: 2, width: 96, schedule: { from: '07:00', to: '18:00' }, logo: logo.toString('base64') },
+      payload: {
+        title: 'Day build',
+        camera_exid: cameraExid,
+        from_datetime: '2026-11-10T00:00:00Z',
+        to_datetime: '2026-11-10',
+        duration: 2,
+        width: 96,
+        schedule: { from: '07:00', to: '18:00' },
+        logo: logo.toString('base64'),
+      },
     });
     expect(res.statusCode, res.body).toBe(201);
     const created = res.json();
-    expect(created).toMatchObject({ type: 'timelapse', status: 'pending', camera_exid: cameraExid, requester_email: owner.email.toLowerCase(), media_url: null });
+    expect(created).toMatchObject({
+      type: 'timelapse',
+      status: 'pending',
+      camera_exid: cameraExid,
+      requester_email: owner.email.toLowerCase(),
+      media_url: null,
+    });
     const item = await waitForStatus(tp, owner.auth, `${base()}/timelapses/${created.id}`);
     expect(item.status, item.error).toBe('completed');
     // Only frames inside 07:00–18:00 local time were used.
@@ -82,11 +99,26 @@ describe('timelapse', () => {
 
   it('draws the timestamp: frames differ from the same render without it', async () => {
     const make = async (timestamp: boolean) => {
-      const res = await tp.app.inject({ method: 'POST', url: `${base()}/timelapses`, headers: owner.auth, payload: { title: 'ts', camera_exid: cameraExid, from_date: '2026-11-10T02:00:00Z', to_date: '2026-11-10T04:00:00Z', duration: 1, width: 160, timestamp } });
+      const res = await tp.app.inject({
+        method: 'POST',
+        url: `${base()}/timelapses`,
+        headers: owner.auth,
+        payload: {
+          title: 'ts',
+          camera_exid: cameraExid,
+          from_date: '2026-11-10T02:00:00Z',
+          to_date: '2026-11-10T04:00:00Z',
+          duration: 1,
+          width: 160,
+          timestamp,
+        },
+      });
       expect(res.statusCode, res.body).toBe(201);
       const item = await waitForStatus(tp, owner.auth, `${base()}/${res.json().id}`);
       expect(item.status, item.error).toBe('completed');
-      return sharp(await frameAt((await fetchBytes(item.media_url)).bytes, 'mp4', 0.1)).raw().toBuffer();
+      return sharp(await frameAt((await fetchBytes(item.media_url)).bytes, 'mp4', 0.1))
+        .raw()
+        .toBuffer();
     };
     const [a, b] = [await make(true), await make(false)];
     // The bottom strip (where the time is drawn) differs a lot; compare its pixels.
@@ -101,7 +133,12 @@ describe('timelapse', () => {
 
 describe('clip', () => {
   it('renders every frame of the range at the asked frame rate', async () => {
-    const res = await tp.app.inject({ method: 'POST', url: `${base()}/clips`, headers: owner.auth, payload: { title: 'Morning', camera_exid: cameraExid, from_date: '2026-11-10T02:00:00Z', to_date: '2026-11-10T09:00:00Z', fps: 4, width: 80 } });
+    const res = await tp.app.inject({
+      method: 'POST',
+      url: `${base()}/clips`,
+      headers: owner.auth,
+      payload: { title: 'Morning', camera_exid: cameraExid, from_date: '2026-11-10T02:00:00Z', to_date: '2026-11-10T09:00:00Z', fps: 4, width: 80 },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const item = await waitForStatus(tp, owner.auth, `${base()}/${res.json().id}`);
     expect(item.status, item.error).toBe('completed');
@@ -115,7 +152,12 @@ describe('clip', () => {
 
 describe('compare', () => {
   it('renders a GIF and an MP4 from the frames nearest the before and after dates', async () => {
-    const res = await tp.app.inject({ method: 'POST', url: `${base()}/compares`, headers: owner.auth, payload: { title: 'Before/after', camera_exid: cameraExid, before_date: '2026-11-10T03:10:00Z', after_date: '2026-11-10T20:50:00Z', width: 120 } });
+    const res = await tp.app.inject({
+      method: 'POST',
+      url: `${base()}/compares`,
+      headers: owner.auth,
+      payload: { title: 'Before/after', camera_exid: cameraExid, before_date: '2026-11-10T03:10:00Z', after_date: '2026-11-10T20:50:00Z', width: 120 },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const item = await waitForStatus(tp, owner.auth, `${base()}/compares/${res.json().id}`);
     expect(item.status, item.error).toBe('completed');
@@ -141,7 +183,12 @@ describe('compare', () => {
 
 describe('failure and retry', () => {
   it('fails with a reason when the range has no frames, and completes on retry once it has', async () => {
-    const res = await tp.app.inject({ method: 'POST', url: `${base()}/timelapses`, headers: owner.auth, payload: { title: 'Later', camera_exid: cameraExid, from_date: '2026-11-12T00:00:00Z', to_date: '2026-11-12T06:00:00Z', duration: 1, width: 64 } });
+    const res = await tp.app.inject({
+      method: 'POST',
+      url: `${base()}/timelapses`,
+      headers: owner.auth,
+      payload: { title: 'Later', camera_exid: cameraExid, from_date: '2026-11-12T00:00:00Z', to_date: '2026-11-12T06:00:00Z', duration: 1, width: 64 },
+    });
     const id = res.json().id;
     const failed = await waitForStatus(tp, owner.auth, `${base()}/${id}`);
     expect(failed.status).toBe('failed');
@@ -157,7 +204,9 @@ describe('failure and retry', () => {
     expect(done.status, done.error).toBe('completed');
     expect(done.attempts).toBe(2);
     // The requester was told both times.
-    const notes = (await tp.app.inject({ method: 'GET', url: '/v2/notifications', headers: owner.auth })).json().data.filter((n: any) => n.context?.item_id === id);
+    const notes = (await tp.app.inject({ method: 'GET', url: '/v2/notifications', headers: owner.auth }))
+      .json()
+      .data.filter((n: any) => n.context?.item_id === id);
     expect(notes.map((n: any) => n.type).sort()).toEqual(['timelapse_created', 'timelapse_failed']);
     expect(notes.find((n: any) => n.type === 'timelapse_failed').message).toMatch(/no recorded frames/);
     // Only failed renders are retried.
@@ -166,7 +215,12 @@ describe('failure and retry', () => {
   });
 
   it('renders again when a timelapse’s options change', async () => {
-    const res = await tp.app.inject({ method: 'POST', url: `${base()}/timelapses`, headers: owner.auth, payload: { title: 'Edit me', camera_exid: cameraExid, from_date: '2026-11-10T02:00:00Z', to_date: '2026-11-10T05:00:00Z', duration: 1, width: 64 } });
+    const res = await tp.app.inject({
+      method: 'POST',
+      url: `${base()}/timelapses`,
+      headers: owner.auth,
+      payload: { title: 'Edit me', camera_exid: cameraExid, from_date: '2026-11-10T02:00:00Z', to_date: '2026-11-10T05:00:00Z', duration: 1, width: 64 },
+    });
     const id = res.json().id;
     expect((await waitForStatus(tp, owner.auth, `${base()}/${id}`)).status).toBe('completed');
     const patched = await tp.app.inject({ method: 'PATCH', url: `${base()}/timelapses/${id}`, headers: owner.auth, payload: { duration: 3, width: 128 } });
@@ -190,10 +244,19 @@ describe('restart', () => {
     writeFileSync(slow, '#!/bin/sh\nsleep 60\nexec ffmpeg "$@"\n');
     chmodSync(slow, 0o755);
     const mk = (env: Record<string, string>) =>
-      buildPlatformApp({ config: { ...platformConfig({ dataDir: tp.t.dataDir }, { OVERLOOK_RECORDING_LOOP: '0', ...env }), databaseUrl: tp.t.databaseUrl }, db: tp.t.db, logger: false });
+      buildPlatformApp({
+        config: { ...platformConfig({ dataDir: tp.t.dataDir }, { OVERLOOK_RECORDING_LOOP: '0', ...env }), databaseUrl: tp.t.databaseUrl },
+        db: tp.t.db,
+        logger: false,
+      });
     const first = await mk({ OVERLOOK_FFMPEG: slow });
     await first.ready();
-    const res = await first.inject({ method: 'POST', url: `${base()}/clips`, headers: owner.auth, payload: { title: 'Interrupted', camera_exid: cameraExid, from_date: '2026-11-10T02:00:00Z', to_date: '2026-11-10T04:00:00Z', width: 64 } });
+    const res = await first.inject({
+      method: 'POST',
+      url: `${base()}/clips`,
+      headers: owner.auth,
+      payload: { title: 'Interrupted', camera_exid: cameraExid, from_date: '2026-11-10T02:00:00Z', to_date: '2026-11-10T04:00:00Z', width: 64 },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const id = res.json().id;
     const url = `${base()}/${id}`;

@@ -21,7 +21,14 @@ const memberOfBoth = async (_tp: TestPlatform, w: AccessWorld) => {
 };
 
 const endpoints: EndpointSpec[] = [
-  { method: 'GET', url: (w) => members(w.projectExid), otherUrl: (w) => members(w.otherProjectExid), scopes: ['project:settings'], role: 'viewer', okStatus: 200 },
+  {
+    method: 'GET',
+    url: (w) => members(w.projectExid),
+    otherUrl: (w) => members(w.otherProjectExid),
+    scopes: ['project:settings'],
+    role: 'viewer',
+    okStatus: 200,
+  },
   {
     method: 'POST',
     url: (w) => members(w.projectExid),
@@ -54,7 +61,8 @@ const endpoints: EndpointSpec[] = [
 ];
 
 describe('access rules', () => {
-  for (const spec of endpoints) it(`${spec.method} ${spec.url({ projectExid: '{exid}', extra: { member: '{user_id}' } } as never)}`, () => checkEndpointAccess(tp, spec));
+  for (const spec of endpoints)
+    it(`${spec.method} ${spec.url({ projectExid: '{exid}', extra: { member: '{user_id}' } } as never)}`, () => checkEndpointAccess(tp, spec));
 });
 
 async function team(): Promise<{ owner: Person; admin: Person; editor: Person; viewer: Person; exid: string }> {
@@ -87,14 +95,22 @@ describe('the role ladder', () => {
     expect(bogus.statusCode).toBe(400);
     const ok = await tp.app.inject({ method: 'POST', url: members(t.exid), headers: t.admin.auth, payload: { email: newcomer.email, role: 'admin' } });
     expect(ok.statusCode).toBe(201);
-    for (const [method, payload] of [['PATCH', { role: 'viewer' }], ['DELETE', undefined]] as const) {
+    for (const [method, payload] of [
+      ['PATCH', { role: 'viewer' }],
+      ['DELETE', undefined],
+    ] as const) {
       const res = await tp.app.inject({ method, url: `${members(t.exid)}/${t.owner.id}`, headers: t.admin.auth, ...(payload ? { payload } : {}) });
       expect(res.statusCode, method).toBe(403);
       expect(res.json().code).toBe('PERMISSION_DENIED');
     }
     const again = await tp.app.inject({ method: 'POST', url: members(t.exid), headers: t.owner.auth, payload: { email: newcomer.email, role: 'viewer' } });
     expect(again.statusCode).toBe(409);
-    const nobody = await tp.app.inject({ method: 'POST', url: members(t.exid), headers: t.owner.auth, payload: { email: 'nobody@example.com', role: 'viewer' } });
+    const nobody = await tp.app.inject({
+      method: 'POST',
+      url: members(t.exid),
+      headers: t.owner.auth,
+      payload: { email: 'nobody@example.com', role: 'viewer' },
+    });
     expect(nobody.statusCode).toBe(404);
   });
 
@@ -104,11 +120,21 @@ describe('the role ladder', () => {
     const byEditor = await tp.app.inject({ method: 'POST', url: members(t.exid), headers: t.editor.auth, payload: { email: newcomer.email, role: 'viewer' } });
     expect(byEditor.statusCode).toBe(403);
     const editorKey = await tp.key(t.editor, { projects: [t.exid], scopes: ['project:settings'] });
-    const byEditorKey = await tp.app.inject({ method: 'POST', url: members(t.exid), headers: editorKey.headers, payload: { email: newcomer.email, role: 'viewer' } });
+    const byEditorKey = await tp.app.inject({
+      method: 'POST',
+      url: members(t.exid),
+      headers: editorKey.headers,
+      payload: { email: newcomer.email, role: 'viewer' },
+    });
     expect(byEditorKey.statusCode).toBe(403);
     expect(byEditorKey.json().code).toBe('PERMISSION_DENIED');
     const adminKey = await tp.key(t.admin, { projects: [t.exid], scopes: ['project:settings'] });
-    const byAdminKey = await tp.app.inject({ method: 'POST', url: members(t.exid), headers: adminKey.headers, payload: { email: newcomer.email, role: 'editor' } });
+    const byAdminKey = await tp.app.inject({
+      method: 'POST',
+      url: members(t.exid),
+      headers: adminKey.headers,
+      payload: { email: newcomer.email, role: 'editor' },
+    });
     expect(byAdminKey.statusCode).toBe(201);
   });
 
@@ -116,9 +142,12 @@ describe('the role ladder', () => {
     const t = await team();
     const key = await tp.key(t.admin, { projects: [t.exid], scopes: ['project:settings', 'projects:read'] });
     const list = () => tp.app.inject({ method: 'GET', url: members(t.exid), headers: key.headers });
-    const add = async () => tp.app.inject({ method: 'POST', url: members(t.exid), headers: key.headers, payload: { email: (await tp.person('x')).email, role: 'viewer' } });
+    const add = async () =>
+      tp.app.inject({ method: 'POST', url: members(t.exid), headers: key.headers, payload: { email: (await tp.person('x')).email, role: 'viewer' } });
     expect((await add()).statusCode).toBe(201);
-    expect((await tp.app.inject({ method: 'PATCH', url: `${members(t.exid)}/${t.admin.id}`, headers: t.owner.auth, payload: { role: 'viewer' } })).statusCode).toBe(200);
+    expect(
+      (await tp.app.inject({ method: 'PATCH', url: `${members(t.exid)}/${t.admin.id}`, headers: t.owner.auth, payload: { role: 'viewer' } })).statusCode,
+    ).toBe(200);
     const demoted = await add();
     expect(demoted.statusCode).toBe(403);
     expect(demoted.json().code).toBe('PERMISSION_DENIED');
@@ -137,7 +166,9 @@ describe('the role ladder', () => {
   it('unknown member and bad bodies: 404 and 400', async () => {
     const t = await team();
     const stranger = await tp.person('stranger');
-    expect((await tp.app.inject({ method: 'PATCH', url: `${members(t.exid)}/${stranger.id}`, headers: t.owner.auth, payload: { role: 'viewer' } })).statusCode).toBe(404);
+    expect(
+      (await tp.app.inject({ method: 'PATCH', url: `${members(t.exid)}/${stranger.id}`, headers: t.owner.auth, payload: { role: 'viewer' } })).statusCode,
+    ).toBe(404);
     expect((await tp.app.inject({ method: 'DELETE', url: `${members(t.exid)}/${stranger.id}`, headers: t.owner.auth })).statusCode).toBe(404);
     for (const payload of [{}, { role: 3 }, { role: 'viewer', extra: true }]) {
       const res = await tp.app.inject({ method: 'PATCH', url: `${members(t.exid)}/${t.viewer.id}`, headers: t.owner.auth, payload });

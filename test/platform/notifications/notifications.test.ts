@@ -44,7 +44,9 @@ describe('notifications from real events', () => {
     const mia = await tp.person('mia');
     const p = await tp.project(owner, 'Harbour');
     await tp.addMember(owner, p.exid, mia, 'viewer');
-    expect((await tp.app.inject({ method: 'PATCH', url: `/v2/projects/${p.exid}/members/${mia.id}`, headers: owner.auth, payload: { role: 'editor' } })).statusCode).toBe(200);
+    expect(
+      (await tp.app.inject({ method: 'PATCH', url: `/v2/projects/${p.exid}/members/${mia.id}`, headers: owner.auth, payload: { role: 'editor' } })).statusCode,
+    ).toBe(200);
     expect((await tp.app.inject({ method: 'DELETE', url: `/v2/projects/${p.exid}/members/${mia.id}`, headers: owner.auth })).statusCode).toBe(204);
     const body = await list(mia.auth);
     expect(body.data.map((n: { type: string }) => n.type)).toEqual(['removed_from_project', 'role_changed', 'project_shared']);

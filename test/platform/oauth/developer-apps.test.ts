@@ -14,7 +14,12 @@ afterAll(() => tp.close());
 const REDIRECT = 'https://assistant.example.com/oauth/callback';
 const create = (who: Person, payload: object) => tp.app.inject({ method: 'POST', url: '/v2/developer/apps', headers: who.auth, payload });
 const withApp = async (t: TestPlatform, w: AccessWorld) => {
-  const res = await t.app.inject({ method: 'POST', url: '/v2/developer/apps', headers: w.owner.auth, payload: { name: 'Access app', redirect_uris: [REDIRECT] } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/v2/developer/apps',
+    headers: w.owner.auth,
+    payload: { name: 'Access app', redirect_uris: [REDIRECT] },
+  });
   return { app: res.json().id as string };
 };
 
@@ -34,10 +39,20 @@ describe('behaviour', () => {
     const dev = await tp.person('dev');
     const other = await tp.person('other');
 
-    const pub = await create(dev, { name: 'Site Assistant', redirect_uris: [REDIRECT, 'http://127.0.0.1/callback'], client_uri: 'https://assistant.example.com' });
+    const pub = await create(dev, {
+      name: 'Site Assistant',
+      redirect_uris: [REDIRECT, 'http://127.0.0.1/callback'],
+      client_uri: 'https://assistant.example.com',
+    });
     expect(pub.statusCode, pub.body).toBe(201);
     const a = pub.json();
-    expect(a).toMatchObject({ name: 'Site Assistant', confidential: false, token_endpoint_auth_method: 'none', redirect_uris: [REDIRECT, 'http://127.0.0.1/callback'], client_uri: 'https://assistant.example.com' });
+    expect(a).toMatchObject({
+      name: 'Site Assistant',
+      confidential: false,
+      token_endpoint_auth_method: 'none',
+      redirect_uris: [REDIRECT, 'http://127.0.0.1/callback'],
+      client_uri: 'https://assistant.example.com',
+    });
     expect(a.client_id).toBe(a.id);
     expect(a.client_secret).toBeUndefined();
 
@@ -49,7 +64,12 @@ describe('behaviour', () => {
     expect(b.client_secret).toMatch(/^[\w-]{40,}$/);
 
     const list = await tp.app.inject({ method: 'GET', url: '/v2/developer/apps', headers: dev.auth });
-    expect(list.json().map((x: { id: string }) => x.id).sort()).toEqual([a.id, b.id].sort());
+    expect(
+      list
+        .json()
+        .map((x: { id: string }) => x.id)
+        .sort(),
+    ).toEqual([a.id, b.id].sort());
     for (const x of list.json()) expect(x.client_secret).toBeUndefined();
     expect((await tp.app.inject({ method: 'GET', url: '/v2/developer/apps', headers: other.auth })).json()).toEqual([]);
 
@@ -59,7 +79,12 @@ describe('behaviour', () => {
       expect(res.statusCode, `${method} by another person`).toBe(404);
     }
 
-    const edited = await tp.app.inject({ method: 'PATCH', url: `/v2/developer/apps/${a.id}`, headers: dev.auth, payload: { name: 'Site Assistant 2', redirect_uris: [REDIRECT] } });
+    const edited = await tp.app.inject({
+      method: 'PATCH',
+      url: `/v2/developer/apps/${a.id}`,
+      headers: dev.auth,
+      payload: { name: 'Site Assistant 2', redirect_uris: [REDIRECT] },
+    });
     expect(edited.statusCode).toBe(200);
     expect(edited.json()).toMatchObject({ name: 'Site Assistant 2', redirect_uris: [REDIRECT] });
     expect((await tp.app.inject({ method: 'GET', url: `/v2/developer/apps/${a.id}`, headers: dev.auth })).json().name).toBe('Site Assistant 2');
@@ -89,7 +114,12 @@ describe('behaviour', () => {
       expect(res.json().code).toBe('VALIDATION_ERROR');
       expect(JSON.stringify(res.json()), JSON.stringify(payload)).toContain(field);
     }
-    const bad = await tp.app.inject({ method: 'POST', url: '/v2/developer/apps', headers: { ...dev.auth, 'content-type': 'application/json' }, payload: '{nope' });
+    const bad = await tp.app.inject({
+      method: 'POST',
+      url: '/v2/developer/apps',
+      headers: { ...dev.auth, 'content-type': 'application/json' },
+      payload: '{nope',
+    });
     expect(bad.statusCode).toBe(400);
     const a = (await create(dev, { name: 'ok', redirect_uris: [REDIRECT] })).json();
     const patch = await tp.app.inject({ method: 'PATCH', url: `/v2/developer/apps/${a.id}`, headers: dev.auth, payload: { redirect_uris: ['ftp://x'] } });

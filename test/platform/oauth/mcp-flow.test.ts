@@ -31,7 +31,20 @@ describe('MCP client with OAuth', () => {
       expect(session.provider.saved?.refresh_token).toBeTruthy();
 
       const tools = (await session.client.listTools()).tools.map((t) => t.name).sort();
-      expect(tools).toEqual(['add_comment', 'camera_health', 'go_to_ptz_preset', 'latest_snapshot', 'list_cameras', 'list_comments', 'list_projects', 'nearest_snapshot', 'ptz_presets', 'recording_days', 'recording_hours', 'weather']);
+      expect(tools).toEqual([
+        'add_comment',
+        'camera_health',
+        'go_to_ptz_preset',
+        'latest_snapshot',
+        'list_cameras',
+        'list_comments',
+        'list_projects',
+        'nearest_snapshot',
+        'ptz_presets',
+        'recording_days',
+        'recording_hours',
+        'weather',
+      ]);
 
       const projects = JSON.parse(text(await session.client.callTool({ name: 'list_projects', arguments: {} })));
       expect(projects.map((p: { exid: string }) => p.exid)).toEqual([project.exid]);

@@ -44,7 +44,11 @@ describe('dynamic client registration', () => {
     expect(c.token_endpoint_auth_method).toBe('none');
     expect(c.redirect_uris).toEqual([REDIRECT]);
 
-    const bad = await fetch(`${s.apiUrl}/oauth/reg`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ redirect_uris: ['not a url'] }) });
+    const bad = await fetch(`${s.apiUrl}/oauth/reg`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: ['not a url'] }),
+    });
     expect(bad.status).toBe(400);
     expect((await bad.json()).error).toMatch(/invalid_redirect_uri|invalid_client_metadata/);
     const notJson = await fetch(`${s.apiUrl}/oauth/reg`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{nope' });
@@ -79,7 +83,11 @@ describe('authorization code with PKCE', () => {
     const { client_id } = await registerClient(s.apiUrl);
     const { challenge } = pkcePair();
     const jar = new CookieJar();
-    const page = await follow(jar, await browse(jar, authorizationUrl(s.apiUrl, { client_id, code_challenge: challenge, code_challenge_method: 'S256' })), s.apiUrl);
+    const page = await follow(
+      jar,
+      await browse(jar, authorizationUrl(s.apiUrl, { client_id, code_challenge: challenge, code_challenge_method: 'S256' })),
+      s.apiUrl,
+    );
     expect(page.status).toBe(200);
     expect(page.body).toContain('Test assistant');
     const uid = new URL(page.url).pathname.split('/').pop();
@@ -91,7 +99,11 @@ describe('authorization code with PKCE', () => {
   it('treats a NUL byte in the sign-in form as wrong credentials', async () => {
     const { client_id } = await registerClient(s.apiUrl);
     const jar = new CookieJar();
-    const page = await follow(jar, await browse(jar, authorizationUrl(s.apiUrl, { client_id, code_challenge: pkcePair().challenge, code_challenge_method: 'S256' })), s.apiUrl);
+    const page = await follow(
+      jar,
+      await browse(jar, authorizationUrl(s.apiUrl, { client_id, code_challenge: pkcePair().challenge, code_challenge_method: 'S256' })),
+      s.apiUrl,
+    );
     const uid = new URL(page.url).pathname.split('/').pop();
     const res = await browse(jar, `${s.apiUrl}/oauth/interaction/${uid}/login`, { form: { email: 'a\u0000@example.com', password: 'x\u0000' } });
     expect(res.status).toBe(401);
@@ -113,7 +125,10 @@ describe('authorization code with PKCE', () => {
     const person = await s.tp.person('pkce');
     const { client_id } = await registerClient(s.apiUrl);
     const { verifier, challenge } = pkcePair();
-    const flow = await signInAndConsent(authorizationUrl(s.apiUrl, { client_id, code_challenge: challenge, code_challenge_method: 'S256', resource: s.mcpUrl }), person);
+    const flow = await signInAndConsent(
+      authorizationUrl(s.apiUrl, { client_id, code_challenge: challenge, code_challenge_method: 'S256', resource: s.mcpUrl }),
+      person,
+    );
     const code = flow.redirect.searchParams.get('code')!;
     const base = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, client_id, resource: s.mcpUrl };
     const missing = await tokenRequest(s.apiUrl, base);
@@ -151,7 +166,12 @@ describe('refresh tokens', () => {
 describe('access tokens at the main API', () => {
   it('stops working when the app is deleted (its grant goes with it)', async () => {
     const owner = await s.tp.person('dev');
-    const created = await s.tp.app.inject({ method: 'POST', url: '/v2/developer/apps', headers: owner.auth, payload: { name: 'Short-lived', redirect_uris: [REDIRECT] } });
+    const created = await s.tp.app.inject({
+      method: 'POST',
+      url: '/v2/developer/apps',
+      headers: owner.auth,
+      payload: { name: 'Short-lived', redirect_uris: [REDIRECT] },
+    });
     expect(created.statusCode).toBe(201);
     const app = created.json();
     const person = await s.tp.person('user-of-app');
@@ -173,8 +193,17 @@ describe('access tokens at the main API', () => {
     const projects = await fetch(`${s.apiUrl}/v2/projects`, { headers: as });
     expect(projects.status).toBe(200);
     expect((await projects.json()).map((p: { exid: string }) => p.exid)).toEqual([project.exid]);
-    for (const [method, path] of [['GET', '/v2/api-keys'], ['POST', '/v2/developer/apps'], ['GET', '/v2/developer/apps'], ['DELETE', '/v2/auth/logout']]) {
-      const res = await fetch(`${s.apiUrl}${path}`, { method, headers: { ...as, 'content-type': 'application/json' }, body: method === 'POST' ? JSON.stringify({ name: 'x', redirect_uris: [REDIRECT] }) : undefined });
+    for (const [method, path] of [
+      ['GET', '/v2/api-keys'],
+      ['POST', '/v2/developer/apps'],
+      ['GET', '/v2/developer/apps'],
+      ['DELETE', '/v2/auth/logout'],
+    ]) {
+      const res = await fetch(`${s.apiUrl}${path}`, {
+        method,
+        headers: { ...as, 'content-type': 'application/json' },
+        body: method === 'POST' ? JSON.stringify({ name: 'x', redirect_uris: [REDIRECT] }) : undefined,
+      });
       expect(res.status, `${method} ${path}`).toBe(403);
       expect((await res.json()).code).toBe('PERMISSION_DENIED');
     }
@@ -184,7 +213,10 @@ describe('access tokens at the main API', () => {
 
   it('refuses a token for an unknown resource at the token endpoint', async () => {
     const { client_id } = await registerClient(s.apiUrl);
-    const res = await fetch(authorizationUrl(s.apiUrl, { client_id, code_challenge: pkcePair().challenge, code_challenge_method: 'S256', resource: 'http://127.0.0.1:1/elsewhere' }), { redirect: 'manual' });
+    const res = await fetch(
+      authorizationUrl(s.apiUrl, { client_id, code_challenge: pkcePair().challenge, code_challenge_method: 'S256', resource: 'http://127.0.0.1:1/elsewhere' }),
+      { redirect: 'manual' },
+    );
     const to = new URL(res.headers.get('location')!);
     expect(to.searchParams.get('error')).toBe('invalid_target');
   });
@@ -220,7 +252,11 @@ describe('OAuth routes are closed to API keys', () => {
     const res = await fetch(`${s.apiUrl}/oauth/interaction/nope`);
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('expired');
-    const post = await fetch(`${s.apiUrl}/oauth/interaction/nope/login`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'email=a&password=b' });
+    const post = await fetch(`${s.apiUrl}/oauth/interaction/nope/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'email=a&password=b',
+    });
     expect(post.status).toBe(400);
   });
 });
@@ -236,7 +272,12 @@ describe('malformed input', () => {
       ['POST', '/oauth/token', { 'content-type': form, authorization: 'Basic !!!' }, 'grant_type=client_credentials'],
       ['POST', '/oauth/token', { 'content-type': form }, `grant_type=${'x'.repeat(70_000)}`],
       ['POST', '/oauth/reg', { 'content-type': 'application/json' }, '[]'],
-      ['POST', '/oauth/reg', { 'content-type': 'application/json' }, JSON.stringify({ redirect_uris: [REDIRECT], grant_types: ['implicit'], response_types: ['token'] })],
+      [
+        'POST',
+        '/oauth/reg',
+        { 'content-type': 'application/json' },
+        JSON.stringify({ redirect_uris: [REDIRECT], grant_types: ['implicit'], response_types: ['token'] }),
+      ],
       ['POST', '/oauth/reg', { 'content-type': 'text/plain' }, 'hello'],
       ['GET', '/oauth/auth?client_id=%00&response_type=code', {}, undefined],
       ['GET', '/oauth/auth?client_id=nope&redirect_uri=javascript:alert(1)&response_type=code', {}, undefined],

@@ -30,7 +30,14 @@ const withPhotos = async (_tp: TestPlatform, w: AccessWorld) => ({
 });
 
 const endpoints: EndpointSpec[] = [
-  { method: 'GET', url: (w) => `/v2/projects/${w.projectExid}/progress-photos`, otherUrl: (w) => `/v2/projects/${w.otherProjectExid}/progress-photos`, scopes: ['projects:read'], role: 'viewer', okStatus: 200 },
+  {
+    method: 'GET',
+    url: (w) => `/v2/projects/${w.projectExid}/progress-photos`,
+    otherUrl: (w) => `/v2/projects/${w.otherProjectExid}/progress-photos`,
+    scopes: ['projects:read'],
+    role: 'viewer',
+    okStatus: 200,
+  },
   {
     method: 'POST',
     url: () => '/v2/progress-photos',
@@ -41,7 +48,15 @@ const endpoints: EndpointSpec[] = [
     role: 'editor',
     okStatus: 201,
   },
-  { method: 'GET', url: (w) => `/v2/progress-photos/${w.extra.id}`, otherUrl: (w) => `/v2/progress-photos/${w.extra.other}`, scopes: ['projects:read'], role: 'viewer', okStatus: 200, setup: withPhotos },
+  {
+    method: 'GET',
+    url: (w) => `/v2/progress-photos/${w.extra.id}`,
+    otherUrl: (w) => `/v2/progress-photos/${w.extra.other}`,
+    scopes: ['projects:read'],
+    role: 'viewer',
+    okStatus: 200,
+    setup: withPhotos,
+  },
   {
     method: 'PATCH',
     url: (w) => `/v2/progress-photos/${w.extra.id}`,
@@ -52,11 +67,20 @@ const endpoints: EndpointSpec[] = [
     okStatus: 200,
     setup: withPhotos,
   },
-  { method: 'DELETE', url: (w) => `/v2/progress-photos/${w.extra.id}`, otherUrl: (w) => `/v2/progress-photos/${w.extra.other}`, scopes: ['projects:read'], role: 'editor', okStatus: 204, setup: withPhotos },
+  {
+    method: 'DELETE',
+    url: (w) => `/v2/progress-photos/${w.extra.id}`,
+    otherUrl: (w) => `/v2/progress-photos/${w.extra.other}`,
+    scopes: ['projects:read'],
+    role: 'editor',
+    okStatus: 204,
+    setup: withPhotos,
+  },
 ];
 
 describe('access rules', () => {
-  for (const spec of endpoints) it(`${spec.method} ${spec.url({ projectExid: '{exid}', extra: { id: '{id}' } } as never)}`, () => checkEndpointAccess(tp, spec));
+  for (const spec of endpoints)
+    it(`${spec.method} ${spec.url({ projectExid: '{exid}', extra: { id: '{id}' } } as never)}`, () => checkEndpointAccess(tp, spec));
 
   it('an unknown id is refused to a key like another project’s (no existence leak), 404 to a person', async () => {
     const owner = await tp.person('owner');
@@ -79,7 +103,12 @@ describe('progress photos', () => {
       method: 'POST',
       url: '/v2/progress-photos',
       headers: owner.auth,
-      payload: body(p.exid, c1.exid, { recipients: ['PM@Example.com', 'pm@example.com', 'qs@example.com'], schedule: 'weekly', days: ['fri', 'mon'], send_at: '07:30' }),
+      payload: body(p.exid, c1.exid, {
+        recipients: ['PM@Example.com', 'pm@example.com', 'qs@example.com'],
+        schedule: 'weekly',
+        days: ['fri', 'mon'],
+        send_at: '07:30',
+      }),
     });
     expect(res.statusCode).toBe(201);
     const created = res.json();
@@ -96,7 +125,12 @@ describe('progress photos', () => {
     });
     expect(['Monday', 'Friday']).toContain(new Date(created.next_send_at).toLocaleDateString('en-GB', { weekday: 'long', timeZone: 'UTC' }));
 
-    const edit = await tp.app.inject({ method: 'PATCH', url: `/v2/progress-photos/${created.id}`, headers: owner.auth, payload: { camera_exids: [c1.exid, c2.exid], is_paused: true } });
+    const edit = await tp.app.inject({
+      method: 'PATCH',
+      url: `/v2/progress-photos/${created.id}`,
+      headers: owner.auth,
+      payload: { camera_exids: [c1.exid, c2.exid], is_paused: true },
+    });
     expect(edit.statusCode).toBe(200);
     expect(edit.json()).toMatchObject({ camera_exids: [c1.exid, c2.exid], is_paused: true, next_send_at: null, title: 'Weekly overview' });
     expect((await tp.app.inject({ method: 'GET', url: `/v2/progress-photos/${created.id}`, headers: owner.auth })).json().is_paused).toBe(true);
@@ -131,7 +165,12 @@ describe('progress photos', () => {
     }
     const id = await create({ owner }, p.exid, c.exid);
     const before = (await tp.app.inject({ method: 'GET', url: `/v2/progress-photos/${id}`, headers: owner.auth })).json();
-    const bad = await tp.app.inject({ method: 'PATCH', url: `/v2/progress-photos/${id}`, headers: owner.auth, payload: { title: 'New', recipients: ['nope'] } });
+    const bad = await tp.app.inject({
+      method: 'PATCH',
+      url: `/v2/progress-photos/${id}`,
+      headers: owner.auth,
+      payload: { title: 'New', recipients: ['nope'] },
+    });
     expect(bad.statusCode).toBe(400);
     expect((await tp.app.inject({ method: 'GET', url: `/v2/progress-photos/${id}`, headers: owner.auth })).json()).toEqual(before);
   });

@@ -49,14 +49,17 @@ async function rowsReferencing(ids: { cameras: string[]; projects: string[] }): 
   for (const { table, column } of await referencingTables()) {
     const list = column === 'camera_id' ? ids.cameras : ids.projects;
     if (list.length === 0) continue;
-    const r = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)} where ${sql.ref(column)} in (${sql.join(list)})`.execute(tp.t.db.kysely);
+    const r = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)} where ${sql.ref(column)} in (${sql.join(list)})`.execute(
+      tp.t.db.kysely,
+    );
     const n = Number(r.rows[0]?.n ?? 0);
     if (n > 0) found[`${table}.${column}`] = n;
   }
   return found;
 }
 
-const idOf = async (table: 'cameras' | 'projects', exid: string) => (await tp.t.db.kysely.selectFrom(table).select('id').where('exid', '=', exid).executeTakeFirstOrThrow()).id;
+const idOf = async (table: 'cameras' | 'projects', exid: string) =>
+  (await tp.t.db.kysely.selectFrom(table).select('id').where('exid', '=', exid).executeTakeFirstOrThrow()).id;
 
 /** A project with everything the platform can hold today, made through the API. */
 async function fullProject(owner: Person, name: string) {
@@ -70,14 +73,18 @@ async function fullProject(owner: Person, name: string) {
     await recordFrame(tp, owner, c.exid);
     const { token } = await ingestionToken(tp, owner, c.exid);
     await ingest(tp, c.exid, token, { plate_number: 'AB12CDE', plate_image: b64(await plateJpeg()) });
-    const inject = (method: 'POST' | 'PUT' | 'PATCH' | 'GET', url: string, payload?: object) => tp.app.inject({ method, url, headers: owner.auth, ...(payload ? { payload } : {}) });
+    const inject = (method: 'POST' | 'PUT' | 'PATCH' | 'GET', url: string, payload?: object) =>
+      tp.app.inject({ method, url, headers: owner.auth, ...(payload ? { payload } : {}) });
     expect((await inject('POST', `/v2/cameras/${c.exid}/notes`, { content: 'Lens cleaned', is_public: true })).statusCode).toBeLessThan(300);
     expect((await inject('PATCH', `/v2/cameras/${c.exid}/settings/recording`, { status: 'paused' })).statusCode).toBe(200);
     expect((await inject('GET', `/v2/cameras/${c.exid}/health`)).statusCode).toBe(200);
   }
   const inject = (method: 'POST' | 'PUT', url: string, payload: object) => tp.app.inject({ method, url, headers: owner.auth, payload });
   expect((await inject('POST', `/v2/projects/${p.exid}/anpr/watchlist`, { plate: 'AB12CDE', label: 'Site manager' })).statusCode).toBeLessThan(300);
-  expect((await inject('POST', '/v2/progress-photos', { project_exid: p.exid, title: 'Weekly', camera_exids: [cams[0]!.exid], recipients: ['pm@example.com'] })).statusCode).toBeLessThan(300);
+  expect(
+    (await inject('POST', '/v2/progress-photos', { project_exid: p.exid, title: 'Weekly', camera_exids: [cams[0]!.exid], recipients: ['pm@example.com'] }))
+      .statusCode,
+  ).toBeLessThan(300);
   await makeLogo(tp, owner, p.exid);
   expect((await inject('POST', `/v2/projects/${p.exid}/thumbnail/from-camera`, { camera_exid: cams[0]!.exid })).statusCode).toBe(200);
   const ids = { project: await idOf('projects', p.exid), cameras: await Promise.all(cams.map((c) => idOf('cameras', c.exid))) };
@@ -117,7 +124,9 @@ describe('deletion', () => {
       expect((await tp.app.inject({ method: 'GET', url: `/v2/cameras/${victim!.exid}${path}`, headers: owner.auth })).statusCode, path).toBe(404);
     }
     expect((await tp.app.inject({ method: 'DELETE', url: `/v2/cameras/${victim!.exid}`, headers: owner.auth })).statusCode).toBe(404);
-    expect((await tp.app.inject({ method: 'GET', url: `/v2/cameras/${neighbour!.exid}/recordings/snapshots/latest`, headers: owner.auth })).statusCode).toBe(200);
+    expect((await tp.app.inject({ method: 'GET', url: `/v2/cameras/${neighbour!.exid}/recordings/snapshots/latest`, headers: owner.auth })).statusCode).toBe(
+      200,
+    );
     const history = (await tp.app.inject({ method: 'GET', url: `/v2/projects/${p.exid}/settings/history`, headers: owner.auth })).json();
     expect(history.data.find((e: { action: string }) => e.action === 'camera.deleted').details).toMatchObject({ camera_exid: victim!.exid });
   });

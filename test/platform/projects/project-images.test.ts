@@ -34,7 +34,12 @@ describe('logos', () => {
   it('creates, lists, serves, replaces and deletes logos; files follow', async () => {
     const { owner, exid, id } = await setup();
     const big = await png(3000, 600);
-    const res = await tp.app.inject({ method: 'POST', url: `/v2/projects/${exid}/logos`, headers: owner.auth, payload: { name: 'Client', image: `data:image/png;base64,${b64(big)}`, position: 'bottom-left' } });
+    const res = await tp.app.inject({
+      method: 'POST',
+      url: `/v2/projects/${exid}/logos`,
+      headers: owner.auth,
+      payload: { name: 'Client', image: `data:image/png;base64,${b64(big)}`, position: 'bottom-left' },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const logo = res.json();
     // Re-encoded as PNG, at most 1024 px a side, proportions kept, transparency kept.
@@ -54,7 +59,12 @@ describe('logos', () => {
 
     // Replacing the image: new bytes served, the old file gone, a new ETag.
     const jpg = await jpeg(300, 300, '#00ff00');
-    const upd = await tp.app.inject({ method: 'PATCH', url: `/v2/projects/${exid}/logos/${logo.id}`, headers: owner.auth, payload: { image: b64(jpg), name: 'Client Ltd', position: 'top-left' } });
+    const upd = await tp.app.inject({
+      method: 'PATCH',
+      url: `/v2/projects/${exid}/logos/${logo.id}`,
+      headers: owner.auth,
+      payload: { image: b64(jpg), name: 'Client Ltd', position: 'top-left' },
+    });
     expect(upd.statusCode, upd.body).toBe(200);
     expect(upd.json()).toMatchObject({ name: 'Client Ltd', position: 'top-left', width: 300, height: 300 });
     const img2 = await tp.app.inject({ method: 'GET', url: logo.url, headers: owner.auth });
@@ -75,8 +85,12 @@ describe('logos', () => {
     const { owner, exid } = await setup();
     const good = await png();
     const truncated = (await jpeg(800, 600)).subarray(0, 2000);
-    const gif = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } }).gif().toBuffer();
-    const huge = await sharp({ create: { width: 1200, height: 1200, channels: 3, background: '#000' } }).png({ compressionLevel: 0 }).toBuffer();
+    const gif = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } })
+      .gif()
+      .toBuffer();
+    const huge = await sharp({ create: { width: 1200, height: 1200, channels: 3, background: '#000' } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
     const cases: [object, number][] = [
       [{ name: 'x', image: 'not base64!!' }, 400],
       [{ name: 'x', image: b64(Buffer.from('hello, not an image')) }, 400],
@@ -89,7 +103,9 @@ describe('logos', () => {
       [{ name: 'x', image: b64(good), extra: 1 }, 400],
     ];
     // Within the request body limit, but over the image limit (200 KiB here): the service's own 413.
-    const noise = await sharp(Buffer.from(Array.from({ length: 300 * 260 * 3 }, (_, i) => (i * 7919) % 251)), { raw: { width: 300, height: 260, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+    const noise = await sharp(Buffer.from(Array.from({ length: 300 * 260 * 3 }, (_, i) => (i * 7919) % 251)), { raw: { width: 300, height: 260, channels: 3 } })
+      .png({ compressionLevel: 0 })
+      .toBuffer();
     expect(noise.length).toBeGreaterThan(200 * 1024);
     const over = await tp.app.inject({ method: 'POST', url: `/v2/projects/${exid}/logos`, headers: owner.auth, payload: { name: 'x', image: b64(noise) } });
     expect(over.statusCode, over.body).toBe(413);
@@ -111,7 +127,12 @@ describe('project thumbnail', () => {
   it('is set from an upload, then from a camera’s latest recorded frame, served as JPEG, and deleted', async () => {
     const { owner, exid, id } = await setup();
     expect((await tp.app.inject({ method: 'GET', url: `/v2/projects/${exid}/thumbnail`, headers: owner.auth })).statusCode).toBe(404);
-    const up = await tp.app.inject({ method: 'PUT', url: `/v2/projects/${exid}/thumbnail`, headers: owner.auth, payload: { image: b64(await png(2000, 1000, '#ff0000')) } });
+    const up = await tp.app.inject({
+      method: 'PUT',
+      url: `/v2/projects/${exid}/thumbnail`,
+      headers: owner.auth,
+      payload: { image: b64(await png(2000, 1000, '#ff0000')) },
+    });
     expect(up.statusCode, up.body).toBe(200);
     expect(up.json()).toMatchObject({ source: 'upload', camera_exid: null, width: 1280, height: 640 });
     const got = await tp.app.inject({ method: 'GET', url: `/v2/projects/${exid}/thumbnail`, headers: owner.auth });
@@ -121,11 +142,21 @@ describe('project thumbnail', () => {
     expect(projectFiles(id)).toHaveLength(1);
 
     const cam = await tp.camera(owner, exid, 'Tower crane');
-    const none = await tp.app.inject({ method: 'POST', url: `/v2/projects/${exid}/thumbnail/from-camera`, headers: owner.auth, payload: { camera_exid: cam.exid } });
+    const none = await tp.app.inject({
+      method: 'POST',
+      url: `/v2/projects/${exid}/thumbnail/from-camera`,
+      headers: owner.auth,
+      payload: { camera_exid: cam.exid },
+    });
     expect(none.statusCode).toBe(404);
     await recordFrame(tp, owner, cam.exid);
-    const latest = (await tp.app.inject({ method: 'GET', url: `/v2/cameras/${cam.exid}/recordings/snapshots/latest`, headers: owner.auth }));
-    const fromCam = await tp.app.inject({ method: 'POST', url: `/v2/projects/${exid}/thumbnail/from-camera`, headers: owner.auth, payload: { camera_exid: cam.exid } });
+    const latest = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${cam.exid}/recordings/snapshots/latest`, headers: owner.auth });
+    const fromCam = await tp.app.inject({
+      method: 'POST',
+      url: `/v2/projects/${exid}/thumbnail/from-camera`,
+      headers: owner.auth,
+      payload: { camera_exid: cam.exid },
+    });
     expect(fromCam.statusCode, fromCam.body).toBe(200);
     expect(fromCam.json()).toMatchObject({ source: 'camera', camera_exid: cam.exid });
     expect(latest.statusCode).toBe(200);
@@ -143,7 +174,12 @@ describe('project thumbnail', () => {
       const bad = await tp.app.inject({ method: 'POST', url: `/v2/projects/${exid}/thumbnail/from-camera`, headers: owner.auth, payload: { camera_exid } });
       expect(bad.statusCode, camera_exid).toBe(400);
     }
-    const badUpload = await tp.app.inject({ method: 'PUT', url: `/v2/projects/${exid}/thumbnail`, headers: owner.auth, payload: { image: b64(Buffer.from('GIF89a nope')) } });
+    const badUpload = await tp.app.inject({
+      method: 'PUT',
+      url: `/v2/projects/${exid}/thumbnail`,
+      headers: owner.auth,
+      payload: { image: b64(Buffer.from('GIF89a nope')) },
+    });
     expect(badUpload.statusCode).toBe(400);
 
     expect((await tp.app.inject({ method: 'DELETE', url: `/v2/projects/${exid}/thumbnail`, headers: owner.auth })).statusCode).toBe(204);

@@ -18,7 +18,12 @@ describe('project update', () => {
     const p = await tp.project(owner, 'Harbour');
     const admin = await tp.person('admin');
     await tp.addMember(owner, p.exid, admin, 'admin');
-    const res = await tp.app.inject({ method: 'PATCH', url: `/v2/projects/${p.exid}`, headers: admin.auth, payload: { name: '  Harbour Tower ', status: 'Completed', timezone: 'Europe/Dublin' } });
+    const res = await tp.app.inject({
+      method: 'PATCH',
+      url: `/v2/projects/${p.exid}`,
+      headers: admin.auth,
+      payload: { name: '  Harbour Tower ', status: 'Completed', timezone: 'Europe/Dublin' },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ exid: p.exid, name: 'Harbour Tower', status: 'Completed', timezone: 'Europe/Dublin', role: 'admin' });
     const again = await tp.app.inject({ method: 'GET', url: `/v2/projects/${p.exid}`, headers: owner.auth });
@@ -41,7 +46,11 @@ describe('project update', () => {
     expect(history.statusCode).toBe(200);
     const updated = history.json().data.find((e: { action: string }) => e.action === 'project.updated');
     expect(updated.actor_user_id).toBe(admin.id);
-    expect(updated.details.changes).toEqual({ name: { from: 'Harbour', to: 'Harbour Tower' }, status: { from: 'In Progress', to: 'Completed' }, timezone: { from: 'UTC', to: 'Europe/Dublin' } });
+    expect(updated.details.changes).toEqual({
+      name: { from: 'Harbour', to: 'Harbour Tower' },
+      status: { from: 'In Progress', to: 'Completed' },
+      timezone: { from: 'UTC', to: 'Europe/Dublin' },
+    });
     // Member changes (members-service) show in the same history.
     expect(history.json().data.some((e: { action: string }) => e.action === 'member.added')).toBe(true);
   });
@@ -58,13 +67,20 @@ describe('transfer', () => {
     const heirKey = await tp.key(heir, { projects: [p.exid], scopes: ['project:settings', 'projects:read'] });
     expect((await tp.app.inject({ method: 'DELETE', url: `/v2/projects/${p.exid}/thumbnail`, headers: heirKey.headers })).statusCode).toBe(403);
 
-    const res = await tp.app.inject({ method: 'POST', url: `/v2/projects/${p.exid}/transfer`, headers: owner.auth, payload: { email: heir.email.toUpperCase() } });
+    const res = await tp.app.inject({
+      method: 'POST',
+      url: `/v2/projects/${p.exid}/transfer`,
+      headers: owner.auth,
+      payload: { email: heir.email.toUpperCase() },
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().owner).toEqual({ id: heir.id, email: heir.email });
     expect(await roleOf(p.exid, heir)).toBe('owner');
     expect(await roleOf(p.exid, owner)).toBe('admin');
     // The heir's key now reaches owner-level settings; the old owner can no longer transfer or delete.
-    expect((await tp.app.inject({ method: 'PATCH', url: `/v2/projects/${p.exid}`, headers: heirKey.headers, payload: { name: 'Depot 2' } })).statusCode).toBe(200);
+    expect((await tp.app.inject({ method: 'PATCH', url: `/v2/projects/${p.exid}`, headers: heirKey.headers, payload: { name: 'Depot 2' } })).statusCode).toBe(
+      200,
+    );
     const refused = await tp.app.inject({ method: 'DELETE', url: `/v2/projects/${p.exid}`, headers: owner.auth });
     expect(refused.statusCode).toBe(403);
     expect(refused.json().code).toBe('PERMISSION_DENIED');

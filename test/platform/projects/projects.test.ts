@@ -11,9 +11,30 @@ afterAll(() => tp.close());
 
 const endpoints: EndpointSpec[] = [
   { method: 'POST', url: () => '/v2/projects', payload: () => ({ name: 'New site' }), scopes: ['projects:read'], okStatus: 201 },
-  { method: 'GET', url: (w) => `/v2/projects/${w.projectExid}`, otherUrl: (w) => `/v2/projects/${w.otherProjectExid}`, scopes: ['projects:read'], role: 'viewer', okStatus: 200 },
-  { method: 'GET', url: (w) => `/v2/projects/${w.projectExid}/contacts`, otherUrl: (w) => `/v2/projects/${w.otherProjectExid}/contacts`, scopes: ['projects:read'], role: 'viewer', okStatus: 200 },
-  { method: 'GET', url: (w) => `/v2/projects/${w.projectExid}/camera_refs`, otherUrl: (w) => `/v2/projects/${w.otherProjectExid}/camera_refs`, scopes: ['projects:read'], role: 'viewer', okStatus: 200 },
+  {
+    method: 'GET',
+    url: (w) => `/v2/projects/${w.projectExid}`,
+    otherUrl: (w) => `/v2/projects/${w.otherProjectExid}`,
+    scopes: ['projects:read'],
+    role: 'viewer',
+    okStatus: 200,
+  },
+  {
+    method: 'GET',
+    url: (w) => `/v2/projects/${w.projectExid}/contacts`,
+    otherUrl: (w) => `/v2/projects/${w.otherProjectExid}/contacts`,
+    scopes: ['projects:read'],
+    role: 'viewer',
+    okStatus: 200,
+  },
+  {
+    method: 'GET',
+    url: (w) => `/v2/projects/${w.projectExid}/camera_refs`,
+    otherUrl: (w) => `/v2/projects/${w.otherProjectExid}/camera_refs`,
+    scopes: ['projects:read'],
+    role: 'viewer',
+    okStatus: 200,
+  },
   {
     method: 'GET',
     url: (w) => `/v2/projects/${w.projectExid}/battery-readings`,
@@ -50,10 +71,22 @@ describe('access rules', () => {
 describe('projects', () => {
   it('create: the caller owns it; name, time zone and status are validated', async () => {
     const owner = await tp.person('owner');
-    const res = await tp.app.inject({ method: 'POST', url: '/v2/projects', headers: owner.auth, payload: { name: 'Harbour Tower', timezone: 'Europe/Dublin' } });
+    const res = await tp.app.inject({
+      method: 'POST',
+      url: '/v2/projects',
+      headers: owner.auth,
+      payload: { name: 'Harbour Tower', timezone: 'Europe/Dublin' },
+    });
     expect(res.statusCode).toBe(201);
     const p = res.json();
-    expect(p).toMatchObject({ name: 'Harbour Tower', timezone: 'Europe/Dublin', role: 'owner', owner: { id: owner.id, email: owner.email }, camera_count: 0, status: 'In Progress' });
+    expect(p).toMatchObject({
+      name: 'Harbour Tower',
+      timezone: 'Europe/Dublin',
+      role: 'owner',
+      owner: { id: owner.id, email: owner.email },
+      camera_count: 0,
+      status: 'In Progress',
+    });
     expect(p.exid).toMatch(/^harbo-[a-z]{5}$/);
     for (const payload of [{ name: '' }, { name: 'x', timezone: 'Mars/Olympus' }, { name: 'x', status: 'Done' }, { name: 'x', extra: true }, { name: 7 }]) {
       const bad = await tp.app.inject({ method: 'POST', url: '/v2/projects', headers: owner.auth, payload });
@@ -85,7 +118,12 @@ describe('projects', () => {
     const got = (await tp.app.inject({ method: 'GET', url: `/v2/projects/${p.exid}`, headers: viewer.auth })).json();
     expect(got).toMatchObject({ exid: p.exid, role: 'viewer', camera_count: 1 });
     const contacts = (await tp.app.inject({ method: 'GET', url: `/v2/projects/${p.exid}/contacts`, headers: viewer.auth })).json();
-    expect(contacts.map((c: { email: string; role: string }) => [c.email, c.role]).sort()).toEqual([[owner.email, 'owner'], [viewer.email, 'viewer']].sort());
+    expect(contacts.map((c: { email: string; role: string }) => [c.email, c.role]).sort()).toEqual(
+      [
+        [owner.email, 'owner'],
+        [viewer.email, 'viewer'],
+      ].sort(),
+    );
     const refs = (await tp.app.inject({ method: 'GET', url: `/v2/projects/${p.exid}/camera_refs`, headers: viewer.auth })).json();
     expect(refs).toEqual([{ exid: cam.exid, name: 'Crane cam', status: expect.any(String) }]);
     expect((await tp.app.inject({ method: 'GET', url: '/v2/projects/nope-nopes', headers: viewer.auth })).statusCode).toBe(404);
@@ -100,7 +138,9 @@ describe('projects', () => {
     const res = (await tp.app.inject({ method: 'GET', url: `/v2/projects/${p.exid}/battery-readings`, headers: owner.auth })).json();
     expect(res.meta.total_count).toBe(1);
     expect(res.data[0]).toMatchObject({ camera_exid: cam.exid, voltage: health.json().battery.voltage });
-    const future = (await tp.app.inject({ method: 'GET', url: `/v2/projects/${p.exid}/battery-readings?from=2999-01-01T00:00:00Z`, headers: owner.auth })).json();
+    const future = (
+      await tp.app.inject({ method: 'GET', url: `/v2/projects/${p.exid}/battery-readings?from=2999-01-01T00:00:00Z`, headers: owner.auth })
+    ).json();
     expect(future.data).toEqual([]);
     for (const q of ['from=yesterday', 'from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z', 'page=0']) {
       const bad = await tp.app.inject({ method: 'GET', url: `/v2/projects/${p.exid}/battery-readings?${q}`, headers: owner.auth });

@@ -15,8 +15,14 @@ beforeAll(async () => {
 afterAll(async () => tp.close());
 
 const scopes = ['project:settings'] as const;
-const P = (path = '') => ({ url: (w: { projectExid: string }) => `/v2/projects/${w.projectExid}${path}`, otherUrl: (w: { otherProjectExid: string }) => `/v2/projects/${w.otherProjectExid}${path}` });
-const C = (path = '') => ({ url: (w: { cameraExid: string }) => `/v2/cameras/${w.cameraExid}${path}`, otherUrl: (w: { otherCameraExid: string }) => `/v2/cameras/${w.otherCameraExid}${path}` });
+const P = (path = '') => ({
+  url: (w: { projectExid: string }) => `/v2/projects/${w.projectExid}${path}`,
+  otherUrl: (w: { otherProjectExid: string }) => `/v2/projects/${w.otherProjectExid}${path}`,
+});
+const C = (path = '') => ({
+  url: (w: { cameraExid: string }) => `/v2/cameras/${w.cameraExid}${path}`,
+  otherUrl: (w: { otherCameraExid: string }) => `/v2/cameras/${w.otherCameraExid}${path}`,
+});
 const logoSetup: EndpointSpec['setup'] = async (t, w) => {
   const logo = await makeLogo(t, w.owner, w.projectExid);
   const other = await makeLogo(t, w.owner, w.otherProjectExid);
@@ -88,7 +94,14 @@ const specs: EndpointSpec[] = [
   { method: 'PATCH', ...C('/settings/orientation'), scopes, role: 'admin', okStatus: 200, payload: () => ({ heading: 270, fov: 90 }) },
   { method: 'PATCH', ...C('/settings/timezone'), scopes, role: 'admin', okStatus: 200, payload: () => ({ timezone: 'Europe/Dublin' }) },
   { method: 'PATCH', ...C('/settings/visibility'), scopes, role: 'admin', okStatus: 200, payload: () => ({ is_public: true }) },
-  { method: 'PUT', ...C('/settings/connection'), scopes, role: 'admin', okStatus: 200, payload: () => ({ snapshot_url: 'http://127.0.0.1:9/snap.jpg', username: 'cam', password: 'secret' }) },
+  {
+    method: 'PUT',
+    ...C('/settings/connection'),
+    scopes,
+    role: 'admin',
+    okStatus: 200,
+    payload: () => ({ snapshot_url: 'http://127.0.0.1:9/snap.jpg', username: 'cam', password: 'secret' }),
+  },
   { method: 'POST', ...C('/settings/connection/check'), scopes, role: 'admin', okStatus: 200, payload: () => ({}) },
   { method: 'GET', ...C('/settings/recording'), scopes, role: 'admin', okStatus: 200 },
   { method: 'PATCH', ...C('/settings/recording'), scopes, role: 'admin', okStatus: 200, payload: () => ({ status: 'paused', frequency: 2 }) },

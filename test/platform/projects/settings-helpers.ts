@@ -5,8 +5,13 @@ import { expect } from 'vitest';
 import type { Person, TestPlatform } from '../../helpers/platform.js';
 
 export const png = (width = 200, height = 80, background: sharp.Color = { r: 200, g: 30, b: 30, alpha: 0.5 }) =>
-  sharp({ create: { width, height, channels: 4, background } }).png().toBuffer();
-export const jpeg = (width = 640, height = 360, background: sharp.Color = '#2060a0') => sharp({ create: { width, height, channels: 3, background } }).jpeg().toBuffer();
+  sharp({ create: { width, height, channels: 4, background } })
+    .png()
+    .toBuffer();
+export const jpeg = (width = 640, height = 360, background: sharp.Color = '#2060a0') =>
+  sharp({ create: { width, height, channels: 3, background } })
+    .jpeg()
+    .toBuffer();
 export const b64 = (buf: Buffer) => buf.toString('base64');
 
 /** Records one frame of the (simulated) camera through the capture endpoint. */

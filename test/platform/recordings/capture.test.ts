@@ -21,7 +21,9 @@ beforeAll(async () => {
   projectExid = (await tp.project(owner)).exid;
   cameraExid = (await tp.camera(owner, projectExid)).exid;
   // A real HTTP "camera": /ok.jpg answers a JPEG, /broken 500, /text HTML, /slow never answers in time.
-  const jpeg = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#884422' } }).jpeg().toBuffer();
+  const jpeg = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#884422' } })
+    .jpeg()
+    .toBuffer();
   cam = createServer((req, res) => {
     if (req.url === '/ok.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(jpeg);
     else if (req.url === '/text') res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
@@ -42,7 +44,12 @@ const capture = (exid: string, payload?: unknown, headers = owner.auth) =>
   tp.app.inject({ method: 'POST', url: `/v2/cameras/${exid}/snapshots`, headers, ...(payload !== undefined ? { payload: payload as object } : {}) });
 
 async function ipCamera(path: string): Promise<string> {
-  const res = await tp.app.inject({ method: 'POST', url: '/v2/cameras', headers: owner.auth, payload: { name: `IP ${path}`, project_exid: projectExid, snapshot_url: `${camUrl}${path}` } });
+  const res = await tp.app.inject({
+    method: 'POST',
+    url: '/v2/cameras',
+    headers: owner.auth,
+    payload: { name: `IP ${path}`, project_exid: projectExid, snapshot_url: `${camUrl}${path}` },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().exid;
 }
@@ -73,8 +80,19 @@ describe('behaviour', () => {
     expect(body.url).toMatch(new RegExp(`/v2/cameras/${cameraExid}/recordings/snapshots/${body.created_at.replace(/[.]/g, '\\.')}$`));
 
     const camera = await tp.t.db.kysely.selectFrom('cameras').select('id').where('exid', '=', cameraExid).executeTakeFirstOrThrow();
-    const row = await tp.t.db.kysely.selectFrom('snapshots').selectAll().where('camera_id', '=', camera.id).where('taken_at', '=', body.created_at).executeTakeFirstOrThrow();
-    expect(row).toMatchObject({ source: 'manual', note: 'Crane delivered', created_by: owner.id, object_key: snapshotKey(camera.id, takenAt), size: body.size });
+    const row = await tp.t.db.kysely
+      .selectFrom('snapshots')
+      .selectAll()
+      .where('camera_id', '=', camera.id)
+      .where('taken_at', '=', body.created_at)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({
+      source: 'manual',
+      note: 'Crane delivered',
+      created_by: owner.id,
+      object_key: snapshotKey(camera.id, takenAt),
+      size: body.size,
+    });
     const bytes = await servicesOf(tp.app).storage.getBytes(row.object_key);
     expect(bytes?.length).toBe(body.size);
     const meta = await sharp(bytes!).metadata();
@@ -98,7 +116,9 @@ describe('behaviour', () => {
     const exid = await ipCamera('/ok.jpg');
     const res = await capture(exid, { note: 'from the mast' });
     expect(res.statusCode, res.body).toBe(201);
-    const meta = await sharp((await servicesOf(tp.app).storage.getBytes(snapshotKey((await servicesOf(tp.app).cameras.row(exid)).id, new Date(res.json().created_at))))!).metadata();
+    const meta = await sharp(
+      (await servicesOf(tp.app).storage.getBytes(snapshotKey((await servicesOf(tp.app).cameras.row(exid)).id, new Date(res.json().created_at))))!,
+    ).metadata();
     expect(meta).toMatchObject({ format: 'jpeg', width: 16, height: 16 });
   });
 
@@ -116,7 +136,12 @@ describe('behaviour', () => {
   });
 
   it('answers 502 when nothing listens at the camera address', async () => {
-    const res = await tp.app.inject({ method: 'POST', url: '/v2/cameras', headers: owner.auth, payload: { name: 'Gone', project_exid: projectExid, snapshot_url: 'http://127.0.0.1:1/snap.jpg' } });
+    const res = await tp.app.inject({
+      method: 'POST',
+      url: '/v2/cameras',
+      headers: owner.auth,
+      payload: { name: 'Gone', project_exid: projectExid, snapshot_url: 'http://127.0.0.1:1/snap.jpg' },
+    });
     const out = await capture(res.json().exid);
     expect(out.statusCode).toBe(502);
     expect(out.json().message).toMatch(/camera/i);
@@ -127,7 +152,12 @@ describe('behaviour', () => {
     try {
       const boss = await slow.person('boss');
       const p = await slow.project(boss);
-      const created = await slow.app.inject({ method: 'POST', url: '/v2/cameras', headers: boss.auth, payload: { name: 'Slow', project_exid: p.exid, snapshot_url: `${camUrl}/slow` } });
+      const created = await slow.app.inject({
+        method: 'POST',
+        url: '/v2/cameras',
+        headers: boss.auth,
+        payload: { name: 'Slow', project_exid: p.exid, snapshot_url: `${camUrl}/slow` },
+      });
       const res = await slow.app.inject({ method: 'POST', url: `/v2/cameras/${created.json().exid}/snapshots`, headers: boss.auth, payload: {} });
       expect(res.statusCode, res.body).toBe(504);
       expect(res.json().code).toBe('GATEWAY_TIMEOUT');

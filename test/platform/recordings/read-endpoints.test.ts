@@ -13,7 +13,10 @@ let owner: Person;
 let projectExid: string;
 
 /** A real JPEG, 640×360, of one colour (so a test can tell frames apart after decoding). */
-const jpegOf = (r: number, g: number, b: number) => sharp({ create: { width: 640, height: 360, channels: 3, background: { r, g, b } } }).jpeg().toBuffer();
+const jpegOf = (r: number, g: number, b: number) =>
+  sharp({ create: { width: 640, height: 360, channels: 3, background: { r, g, b } } })
+    .jpeg()
+    .toBuffer();
 
 /** Stores a frame for real: the bytes in the object store, the row in the index. */
 async function store(cameraExid: string, takenAt: string, colour: [number, number, number] = [40, 90, 160], note: string | null = null): Promise<Buffer> {
@@ -27,7 +30,12 @@ async function store(cameraExid: string, takenAt: string, colour: [number, numbe
 }
 
 async function camera(timezone = 'UTC'): Promise<string> {
-  const res = await tp.app.inject({ method: 'POST', url: '/v2/cameras', headers: owner.auth, payload: { name: `Cam ${timezone}`, project_exid: projectExid, simulated: true, timezone } });
+  const res = await tp.app.inject({
+    method: 'POST',
+    url: '/v2/cameras',
+    headers: owner.auth,
+    payload: { name: `Cam ${timezone}`, project_exid: projectExid, simulated: true, timezone },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().exid;
 }
@@ -169,7 +177,10 @@ describe('one frame by time', () => {
       expect(res.json().code).toBe('NOT_FOUND');
     }
     expect((await get(`/v2/cameras/${empty}/thumbnail`)).statusCode).toBe(404);
-    expect((await get(`/v2/cameras/${empty}/recordings/snapshots`)).json()).toEqual({ data: [], meta: { total_count: 0, limit: 100, order: 'desc', next_cursor: null } });
+    expect((await get(`/v2/cameras/${empty}/recordings/snapshots`)).json()).toEqual({
+      data: [],
+      meta: { total_count: 0, limit: 100, order: 'desc', next_cursor: null },
+    });
     expect((await get(`/v2/cameras/${empty}/recordings/snapshots/2026/11/days`)).json()).toEqual({ days: [] });
     expect((await get(`/v2/cameras/no-such-camera/recordings/snapshots/latest`)).statusCode).toBe(404);
   });
@@ -296,7 +307,13 @@ describe('bad input is a 400 naming the field', () => {
     });
   }
   it('odd paths and long values never give a 5xx', async () => {
-    for (const path of ['/recordings/snapshots/' + 'x'.repeat(300), '/recordings/snapshots/%E0%A4%A/nearest', '/recordings/snapshots/2026/11/32/hours', '/recordings/snapshots/2026/11/days/extra', '/recordings/snapshots/9999-12-31T23:59:59.999Z/nearest']) {
+    for (const path of [
+      '/recordings/snapshots/' + 'x'.repeat(300),
+      '/recordings/snapshots/%E0%A4%A/nearest',
+      '/recordings/snapshots/2026/11/32/hours',
+      '/recordings/snapshots/2026/11/days/extra',
+      '/recordings/snapshots/9999-12-31T23:59:59.999Z/nearest',
+    ]) {
       const res = await get(`/v2/cameras/${exid}${path}`);
       expect(res.statusCode, path).toBeLessThan(500);
     }

@@ -33,7 +33,9 @@ beforeAll(async () => {
   tp = await buildTestPlatform();
   owner = await tp.person('owner');
   projectExid = (await tp.project(owner)).exid;
-  jpeg = await sharp({ create: { width: 24, height: 16, channels: 3, background: '#228844' } }).jpeg().toBuffer();
+  jpeg = await sharp({ create: { width: 24, height: 16, channels: 3, background: '#228844' } })
+    .jpeg()
+    .toBuffer();
   server = createServer((req, res) => {
     const path = req.url!.split('?')[0]!;
     hits.set(path, (hits.get(path) ?? 0) + 1);
@@ -57,7 +59,9 @@ afterAll(async () => {
 });
 
 async function camera(opts: { name: string; snapshotPath?: string; settings?: Record<string, unknown> }): Promise<{ exid: string; id: string }> {
-  const payload = opts.snapshotPath ? { name: opts.name, project_exid: projectExid, snapshot_url: `${base}${opts.snapshotPath}` } : { name: opts.name, project_exid: projectExid, simulated: true };
+  const payload = opts.snapshotPath
+    ? { name: opts.name, project_exid: projectExid, snapshot_url: `${base}${opts.snapshotPath}` }
+    : { name: opts.name, project_exid: projectExid, simulated: true };
   const res = await tp.app.inject({ method: 'POST', url: '/v2/cameras', headers: owner.auth, payload });
   expect(res.statusCode, res.body).toBe(201);
   const exid = res.json().exid;
@@ -82,7 +86,10 @@ const rows = (cameraId: string) => tp.t.db.kysely.selectFrom('snapshots').select
 function ownLoop(opts: RecorderLoopOptions = {}): RecorderLoop {
   const p = servicesOf(tp.app);
   const writer = new SnapshotWriter(p.storage, p.snapshotIndex);
-  return new RecorderLoop({ db: p.db, connections: p.connections, writer, retention: new RetentionJob(p.db, p.storage, p.snapshotIndex) }, { spreadStart: false, ...opts });
+  return new RecorderLoop(
+    { db: p.db, connections: p.connections, writer, retention: new RetentionJob(p.db, p.storage, p.snapshotIndex) },
+    { spreadStart: false, ...opts },
+  );
 }
 
 async function step(loop: RecorderLoop, at: number) {
@@ -268,7 +275,12 @@ describe('with the app', () => {
       const boss = await live.person('boss');
       const p = await live.project(boss);
       const c = await live.camera(boss, p.exid);
-      const res = await live.app.inject({ method: 'PUT', url: `/v2/cameras/${c.exid}/cloud-recordings`, headers: boss.auth, payload: { status: 'on', frequency: 60 } });
+      const res = await live.app.inject({
+        method: 'PUT',
+        url: `/v2/cameras/${c.exid}/cloud-recordings`,
+        headers: boss.auth,
+        payload: { status: 'on', frequency: 60 },
+      });
       expect(res.statusCode).toBe(200);
       const id = (await servicesOf(live.app).cameras.row(c.exid)).id;
       let count = 0;

@@ -24,7 +24,9 @@ beforeAll(async () => {
   tp = await buildTestPlatform();
   owner = await tp.person('owner');
   projectExid = (await tp.project(owner)).exid;
-  jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#aa3300' } }).jpeg().toBuffer();
+  jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#aa3300' } })
+    .jpeg()
+    .toBuffer();
   writer = new SnapshotWriter(servicesOf(tp.app).storage, servicesOf(tp.app).snapshotIndex);
 });
 afterAll(async () => tp.close());
@@ -45,9 +47,11 @@ async function frames(cameraId: string, now: number, agos: number[]): Promise<st
   return keys;
 }
 
-const rowsOf = async (cameraId: string) => (await tp.t.db.kysely.selectFrom('snapshots').select('taken_at').where('camera_id', '=', cameraId).orderBy('taken_at').execute()).map((r) => r.taken_at);
+const rowsOf = async (cameraId: string) =>
+  (await tp.t.db.kysely.selectFrom('snapshots').select('taken_at').where('camera_id', '=', cameraId).orderBy('taken_at').execute()).map((r) => r.taken_at);
 const bucketCount = async (cameraId: string, at: number) =>
-  (await tp.t.db.kysely.selectFrom('snapshot_buckets').select('count').where('camera_id', '=', cameraId).where('bucket', '=', bucketOf(at)).executeTakeFirst())?.count ?? 0;
+  (await tp.t.db.kysely.selectFrom('snapshot_buckets').select('count').where('camera_id', '=', cameraId).where('bucket', '=', bucketOf(at)).executeTakeFirst())
+    ?.count ?? 0;
 
 describe('retention', () => {
   it('removes expired files and rows (and their counts), keeps the rest and cameras kept forever', async () => {
@@ -75,7 +79,11 @@ describe('retention', () => {
   it('works through more than one batch', async () => {
     const now = Date.now();
     const cam = await camera('Busy', { storage_duration: 1 });
-    const keys = await frames(cam, now, Array.from({ length: 520 }, (_, i) => 2 * DAY + i * 1000));
+    const keys = await frames(
+      cam,
+      now,
+      Array.from({ length: 520 }, (_, i) => 2 * DAY + i * 1000),
+    );
     await frames(cam, now, [5000]);
     const job = new RetentionJob(tp.t.db, servicesOf(tp.app).storage, servicesOf(tp.app).snapshotIndex);
     expect(await job.runCamera(cam, new Date(now - DAY))).toBe(520);

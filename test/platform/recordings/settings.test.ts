@@ -19,14 +19,22 @@ beforeAll(async () => {
 afterAll(async () => tp.close());
 
 const url = (exid = cameraExid) => `/v2/cameras/${exid}/cloud-recordings`;
-const put = (payload: unknown, headers = owner.auth, exid = cameraExid) => tp.app.inject({ method: 'PUT', url: url(exid), headers, payload: payload as object });
+const put = (payload: unknown, headers = owner.auth, exid = cameraExid) =>
+  tp.app.inject({ method: 'PUT', url: url(exid), headers, payload: payload as object });
 
 describe('access', () => {
   it('GET cloud-recordings: people only', async () => {
     await checkEndpointAccess(tp, { method: 'GET', url: (w) => url(w.cameraExid), scopes: [], role: 'viewer', okStatus: 200 });
   });
   it('PUT cloud-recordings: people only', async () => {
-    await checkEndpointAccess(tp, { method: 'PUT', url: (w) => url(w.cameraExid), payload: () => ({ status: 'on' }), scopes: [], role: 'admin', okStatus: 200 });
+    await checkEndpointAccess(tp, {
+      method: 'PUT',
+      url: (w) => url(w.cameraExid),
+      payload: () => ({ status: 'on' }),
+      scopes: [],
+      role: 'admin',
+      okStatus: 200,
+    });
   });
   it('viewers read, only admins write, strangers see nothing', async () => {
     const viewer = await tp.person('viewer');
@@ -59,7 +67,15 @@ describe('behaviour', () => {
     expect(res.statusCode).toBe(200);
     const body = res.json();
     expect(body).toMatchObject({ camera_exid: cameraExid, status: 'on', frequency: 12, storage_duration: 30 });
-    expect(body.schedule).toEqual({ monday: ['00:00-24:00'], tuesday: [], wednesday: [], thursday: [], friday: ['08:00-12:00', '13:00-17:30'], saturday: [], sunday: [] });
+    expect(body.schedule).toEqual({
+      monday: ['00:00-24:00'],
+      tuesday: [],
+      wednesday: [],
+      thursday: [],
+      friday: ['08:00-12:00', '13:00-17:30'],
+      saturday: [],
+      sunday: [],
+    });
     expect(Date.parse(body.updated_at)).toBeGreaterThan(0);
 
     const paused = (await put({ status: 'paused' })).json();

@@ -80,7 +80,12 @@ describe('SnapshotIndex writes', () => {
     await index.remove(id, [...all.map((e) => e.takenAt), '2026-06-01T00:01:00.000Z']);
     expect(await index.expiredBefore(id, new Date(base + 45 * 60_000), 100)).toEqual([]);
     // 00:00 and 00:10 gone (bucket row deleted), 00:20 and 00:40 gone from theirs, 00:30 (before 00:45) too.
-    expect(await bucketCounts(id)).toEqual({ '2026-06-01T00:45:00.000Z': 1, '2026-06-01T01:00:00.000Z': 2, '2026-06-01T01:15:00.000Z': 1, '2026-06-01T01:30:00.000Z': 1 });
+    expect(await bucketCounts(id)).toEqual({
+      '2026-06-01T00:45:00.000Z': 1,
+      '2026-06-01T01:00:00.000Z': 2,
+      '2026-06-01T01:15:00.000Z': 1,
+      '2026-06-01T01:30:00.000Z': 1,
+    });
     await index.remove(id, []);
   });
 
@@ -122,7 +127,11 @@ describe('SnapshotIndex writes', () => {
     const id = await newCamera();
     await index.add(entry(new Date('2026-09-01T00:00:00Z'), id));
     await tp.t.db.kysely.deleteFrom('cameras').where('id', '=', id).execute();
-    const left = await sql<{ n: number }>`SELECT (SELECT count(*) FROM snapshots WHERE camera_id = ${id}) + (SELECT count(*) FROM snapshot_buckets WHERE camera_id = ${id}) AS n`.execute(tp.t.db.kysely);
+    const left = await sql<{
+      n: number;
+    }>`SELECT (SELECT count(*) FROM snapshots WHERE camera_id = ${id}) + (SELECT count(*) FROM snapshot_buckets WHERE camera_id = ${id}) AS n`.execute(
+      tp.t.db.kysely,
+    );
     expect(Number(left.rows[0]!.n)).toBe(0);
   });
 
@@ -158,6 +167,10 @@ describe('local calendar ranges', () => {
     const hours = hourRanges('Asia/Kathmandu', 2026, 11, 23);
     expect(spans(hours, 0)).toEqual(['2026-11-22T18:15:00.000Z/2026-11-22T19:15:00.000Z']);
     expect(spans(dayRanges('Asia/Kathmandu', 2026, 2), 28)).toEqual(['2026-02-27T18:15:00.000Z/2026-02-28T18:15:00.000Z']);
-    expect(dayRanges('Asia/Kathmandu', 2026, 2).map((r) => r.key).at(-1)).toBe(28);
+    expect(
+      dayRanges('Asia/Kathmandu', 2026, 2)
+        .map((r) => r.key)
+        .at(-1),
+    ).toBe(28);
   });
 });

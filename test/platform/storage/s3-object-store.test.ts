@@ -37,7 +37,9 @@ const text = async (body: NodeJS.ReadableStream) => {
 
 describe('S3ObjectStore', () => {
   it('puts, gets (stream and bytes) and deletes objects', async () => {
-    const jpeg = await sharp({ create: { width: 10, height: 6, channels: 3, background: '#123456' } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 10, height: 6, channels: 3, background: '#123456' } })
+      .jpeg()
+      .toBuffer();
     await store.put('cameras/c1/snapshots/2026/11/23/05/00_00_000.jpg', jpeg, 'image/jpeg');
     await store.put('notes/a.json', Buffer.from('{"a":1}'), 'application/json');
 
@@ -101,7 +103,12 @@ describe('recording into S3', () => {
       const owner = await tp.person('owner');
       const p = await tp.project(owner);
       const c = await tp.camera(owner, p.exid);
-      const res = await tp.app.inject({ method: 'PUT', url: `/v2/cameras/${c.exid}/cloud-recordings`, headers: owner.auth, payload: { status: 'on', frequency: 60 } });
+      const res = await tp.app.inject({
+        method: 'PUT',
+        url: `/v2/cameras/${c.exid}/cloud-recordings`,
+        headers: owner.auth,
+        payload: { status: 'on', frequency: 60 },
+      });
       expect(res.statusCode).toBe(200);
       const loop = servicesOf(tp.app).recorder;
       const t = Date.now();
@@ -121,7 +128,12 @@ describe('recording into S3', () => {
       // Capture now goes to the bucket too.
       const shot = await tp.app.inject({ method: 'POST', url: `/v2/cameras/${c.exid}/snapshots`, headers: owner.auth, payload: { note: 's3' } });
       expect(shot.statusCode, shot.body).toBe(201);
-      const row = await tp.t.db.kysely.selectFrom('snapshots').select('object_key').where('camera_id', '=', id).where('taken_at', '=', shot.json().created_at).executeTakeFirstOrThrow();
+      const row = await tp.t.db.kysely
+        .selectFrom('snapshots')
+        .select('object_key')
+        .where('camera_id', '=', id)
+        .where('taken_at', '=', shot.json().created_at)
+        .executeTakeFirstOrThrow();
       expect((await store.getBytes(row.object_key))!.length).toBe(shot.json().size);
     } finally {
       await tp.close();

@@ -11,7 +11,12 @@ afterAll(() => tp.close());
 
 /** Signs the person in a second time and returns that other session's id. */
 async function secondSession(email: string, password: string, auth: { authorization: string }): Promise<string> {
-  const login = await tp.app.inject({ method: 'POST', url: '/v2/auth/login', payload: { username: email, password }, headers: { 'user-agent': 'second-device' } });
+  const login = await tp.app.inject({
+    method: 'POST',
+    url: '/v2/auth/login',
+    payload: { username: email, password },
+    headers: { 'user-agent': 'second-device' },
+  });
   expect(login.statusCode).toBe(200);
   const list = await tp.app.inject({ method: 'GET', url: '/v2/users/active-sessions', headers: auth });
   const other = list.json().find((s: { current: boolean; user_agent: string | null }) => !s.current && s.user_agent === 'second-device');
@@ -114,12 +119,27 @@ describe('user records', () => {
     const other = await secondSession(gina.email, gina.password, gina.auth);
     const p = await tp.project(gina);
     const key = await tp.key(gina, { projects: [p.exid], scopes: ['profile:write'] });
-    const byKey = await tp.app.inject({ method: 'PATCH', url: `/v2/users/${gina.id}`, headers: key.headers, payload: { password: 'new-password-123', current_password: gina.password } });
+    const byKey = await tp.app.inject({
+      method: 'PATCH',
+      url: `/v2/users/${gina.id}`,
+      headers: key.headers,
+      payload: { password: 'new-password-123', current_password: gina.password },
+    });
     expect(byKey.statusCode).toBe(403);
-    const wrong = await tp.app.inject({ method: 'PATCH', url: `/v2/users/${gina.id}`, headers: gina.auth, payload: { password: 'new-password-123', current_password: 'nope-nope' } });
+    const wrong = await tp.app.inject({
+      method: 'PATCH',
+      url: `/v2/users/${gina.id}`,
+      headers: gina.auth,
+      payload: { password: 'new-password-123', current_password: 'nope-nope' },
+    });
     expect(wrong.statusCode).toBe(400);
     expect(wrong.json().message).toContain('current_password');
-    const ok = await tp.app.inject({ method: 'PATCH', url: `/v2/users/${gina.id}`, headers: gina.auth, payload: { password: 'new-password-123', current_password: gina.password } });
+    const ok = await tp.app.inject({
+      method: 'PATCH',
+      url: `/v2/users/${gina.id}`,
+      headers: gina.auth,
+      payload: { password: 'new-password-123', current_password: gina.password },
+    });
     expect(ok.statusCode).toBe(200);
     const sessions = (await tp.app.inject({ method: 'GET', url: '/v2/users/active-sessions', headers: gina.auth })).json();
     expect(sessions.map((s: { id: string }) => s.id)).not.toContain(other);
@@ -133,7 +153,12 @@ describe('user records', () => {
 describe('sessions and their log', () => {
   it('active sessions mark the current one; revoking another makes its JWT 401 at once and is logged', async () => {
     const hank = await tp.person('hank');
-    const login = await tp.app.inject({ method: 'POST', url: '/v2/auth/login', payload: { username: hank.email, password: hank.password }, headers: { 'user-agent': 'tablet' } });
+    const login = await tp.app.inject({
+      method: 'POST',
+      url: '/v2/auth/login',
+      payload: { username: hank.email, password: hank.password },
+      headers: { 'user-agent': 'tablet' },
+    });
     const tabletAuth = { authorization: `Bearer ${login.json().token}` };
     const list = (await tp.app.inject({ method: 'GET', url: '/v2/users/active-sessions', headers: hank.auth })).json();
     expect(list).toHaveLength(2);

@@ -14,7 +14,13 @@ afterAll(() => tp.close());
 
 const projectIdOf = async (exid: string) => (await tp.t.db.kysely.selectFrom('projects').select('id').where('exid', '=', exid).executeTakeFirstOrThrow()).id;
 
-const wallBody = (w: Pick<AccessWorld, 'projectExid' | 'cameraExid'>) => ({ project_exid: w.projectExid, name: 'Gate wall', rows: 2, columns: 2, tiles: [{ row: 0, column: 0, camera_exid: w.cameraExid }] });
+const wallBody = (w: Pick<AccessWorld, 'projectExid' | 'cameraExid'>) => ({
+  project_exid: w.projectExid,
+  name: 'Gate wall',
+  rows: 2,
+  columns: 2,
+  tiles: [{ row: 0, column: 0, camera_exid: w.cameraExid }],
+});
 
 const withWalls: EndpointSpec['setup'] = async (t, w) => {
   const make = async (projectExid: string, cameraExid: string) => {
@@ -37,7 +43,8 @@ const one = (method: EndpointSpec['method'], okStatus: number, role: 'viewer' | 
 });
 
 describe('access (project:video_wall)', () => {
-  it('GET /v2/video-walls', () => checkEndpointAccess(tp, { method: 'GET', url: () => '/v2/video-walls', scopes: ['project:video_wall'], okStatus: 200, setup: withWalls }));
+  it('GET /v2/video-walls', () =>
+    checkEndpointAccess(tp, { method: 'GET', url: () => '/v2/video-walls', scopes: ['project:video_wall'], okStatus: 200, setup: withWalls }));
   it('POST /v2/video-walls', () =>
     checkEndpointAccess(tp, {
       method: 'POST',
@@ -50,7 +57,11 @@ describe('access (project:video_wall)', () => {
       okStatus: 201,
     }));
   it('GET /v2/video-walls/{id}', () => checkEndpointAccess(tp, one('GET', 200, 'viewer')));
-  it('PATCH /v2/video-walls/{id}', () => checkEndpointAccess(tp, one('PATCH', 200, 'editor', () => ({ name: 'Renamed' }))));
+  it('PATCH /v2/video-walls/{id}', () =>
+    checkEndpointAccess(
+      tp,
+      one('PATCH', 200, 'editor', () => ({ name: 'Renamed' })),
+    ));
   it('DELETE /v2/video-walls/{id}', () => checkEndpointAccess(tp, one('DELETE', 204, 'editor')));
 });
 
@@ -61,14 +72,24 @@ async function world() {
   const b = await tp.camera(owner, project.exid, 'South');
   const other = await tp.project(owner, 'Elsewhere');
   const foreign = await tp.camera(owner, other.exid, 'Foreign');
-  const req = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, headers = owner.auth) => tp.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
+  const req = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object, headers = owner.auth) =>
+    tp.app.inject({ method, url, headers, ...(payload ? { payload } : {}) });
   return { owner, project, other, a, b, foreign, req };
 }
 
 describe('walls and tiles', () => {
   it('creates, reads, lists, edits and deletes a wall with its layout', async () => {
     const { project, a, b, req } = await world();
-    const created = await req('POST', '/v2/video-walls', { project_exid: project.exid, name: 'Site overview', rows: 1, columns: 2, tiles: [{ row: 0, column: 1, camera_exid: b.exid }, { row: 0, column: 0, camera_exid: a.exid }] });
+    const created = await req('POST', '/v2/video-walls', {
+      project_exid: project.exid,
+      name: 'Site overview',
+      rows: 1,
+      columns: 2,
+      tiles: [
+        { row: 0, column: 1, camera_exid: b.exid },
+        { row: 0, column: 0, camera_exid: a.exid },
+      ],
+    });
     expect(created.statusCode, created.body).toBe(201);
     const wall = created.json();
     expect(wall).toMatchObject({ name: 'Site overview', project_exid: project.exid, rows: 1, columns: 2 });
@@ -94,8 +115,18 @@ describe('walls and tiles', () => {
 
   it('lists only the walls of the caller’s projects (and of the key’s list)', async () => {
     const { owner, project, other, a, foreign, req } = await world();
-    const mine = (await req('POST', '/v2/video-walls', { project_exid: project.exid, name: 'A', rows: 1, columns: 1, tiles: [{ row: 0, column: 0, camera_exid: a.exid }] })).json();
-    const elsewhere = (await req('POST', '/v2/video-walls', { project_exid: other.exid, name: 'B', rows: 1, columns: 1, tiles: [{ row: 0, column: 0, camera_exid: foreign.exid }] })).json();
+    const mine = (
+      await req('POST', '/v2/video-walls', { project_exid: project.exid, name: 'A', rows: 1, columns: 1, tiles: [{ row: 0, column: 0, camera_exid: a.exid }] })
+    ).json();
+    const elsewhere = (
+      await req('POST', '/v2/video-walls', {
+        project_exid: other.exid,
+        name: 'B',
+        rows: 1,
+        columns: 1,
+        tiles: [{ row: 0, column: 0, camera_exid: foreign.exid }],
+      })
+    ).json();
     const ids = (await req('GET', '/v2/video-walls')).json().map((w: { id: string }) => w.id);
     expect(ids).toEqual(expect.arrayContaining([mine.id, elsewhere.id]));
     const key = await tp.key(owner, { projects: [project.exid], scopes: ['project:video_wall'] });
@@ -110,11 +141,29 @@ describe('walls and tiles', () => {
     const { project, a, b, foreign, req } = await world();
     const base = { project_exid: project.exid, name: 'W', rows: 2, columns: 2 };
     const cases: [object, string][] = [
-      [{ ...base, tiles: [{ row: 0, column: 0, camera_exid: a.exid }, { row: 0, column: 1, camera_exid: foreign.exid }] }, 'tiles[1].camera_exid'],
+      [
+        {
+          ...base,
+          tiles: [
+            { row: 0, column: 0, camera_exid: a.exid },
+            { row: 0, column: 1, camera_exid: foreign.exid },
+          ],
+        },
+        'tiles[1].camera_exid',
+      ],
       [{ ...base, tiles: [{ row: 0, column: 0, camera_exid: 'no-such-camera' }] }, 'tiles[0].camera_exid'],
       [{ ...base, tiles: [{ row: 2, column: 0, camera_exid: a.exid }] }, 'tiles[0].row'],
       [{ ...base, tiles: [{ row: 0, column: 5, camera_exid: a.exid }] }, 'tiles[0].column'],
-      [{ ...base, tiles: [{ row: 1, column: 1, camera_exid: a.exid }, { row: 1, column: 1, camera_exid: b.exid }] }, 'tiles[1]'],
+      [
+        {
+          ...base,
+          tiles: [
+            { row: 1, column: 1, camera_exid: a.exid },
+            { row: 1, column: 1, camera_exid: b.exid },
+          ],
+        },
+        'tiles[1]',
+      ],
     ];
     for (const [payload, field] of cases) {
       const res = await req('POST', '/v2/video-walls', payload);
@@ -151,7 +200,18 @@ describe('walls and tiles', () => {
 
   it('deleting a camera leaves no dangling tile', async () => {
     const { project, a, b, req } = await world();
-    const wall = (await req('POST', '/v2/video-walls', { project_exid: project.exid, name: 'W', rows: 1, columns: 2, tiles: [{ row: 0, column: 0, camera_exid: a.exid }, { row: 0, column: 1, camera_exid: b.exid }] })).json();
+    const wall = (
+      await req('POST', '/v2/video-walls', {
+        project_exid: project.exid,
+        name: 'W',
+        rows: 1,
+        columns: 2,
+        tiles: [
+          { row: 0, column: 0, camera_exid: a.exid },
+          { row: 0, column: 1, camera_exid: b.exid },
+        ],
+      })
+    ).json();
     // The camera deletion (settings) runs the deletion hooks, then deletes the row: the tile follows by cascade.
     const cam = await tp.t.db.kysely.selectFrom('cameras').select(['id', 'project_id']).where('exid', '=', a.exid).executeTakeFirstOrThrow();
     await servicesOf(tp.app).deletionHooks.beforeCameraDelete({ id: cam.id, exid: a.exid, projectId: cam.project_id });
@@ -164,7 +224,9 @@ describe('walls and tiles', () => {
 
   it('walls and their tiles go with their project', async () => {
     const { project, a, req } = await world();
-    const wall = (await req('POST', '/v2/video-walls', { project_exid: project.exid, name: 'W', rows: 1, columns: 1, tiles: [{ row: 0, column: 0, camera_exid: a.exid }] })).json();
+    const wall = (
+      await req('POST', '/v2/video-walls', { project_exid: project.exid, name: 'W', rows: 1, columns: 1, tiles: [{ row: 0, column: 0, camera_exid: a.exid }] })
+    ).json();
     const id = await projectIdOf(project.exid);
     expect(await tp.t.db.kysely.selectFrom('video_walls').select('id').where('project_id', '=', id).execute()).toHaveLength(1);
     await tp.t.db.kysely.deleteFrom('projects').where('id', '=', id).execute();

@@ -14,7 +14,20 @@ export interface FakeWeather {
 /** The fake's temperature at a local hour: day of month + hour / 100 (e.g. 1.13 on the 1st at 13:00). */
 export const fakeTemp = (day: string, hour: number) => Number(day.slice(8, 10)) + hour / 100;
 
-const VARS = ['temperature_2m', 'apparent_temperature', 'relative_humidity_2m', 'pressure_msl', 'cloud_cover', 'wind_speed_10m', 'wind_direction_10m', 'precipitation', 'rain', 'snowfall', 'weather_code', 'is_day'];
+const VARS = [
+  'temperature_2m',
+  'apparent_temperature',
+  'relative_humidity_2m',
+  'pressure_msl',
+  'cloud_cover',
+  'wind_speed_10m',
+  'wind_direction_10m',
+  'precipitation',
+  'rain',
+  'snowfall',
+  'weather_code',
+  'is_day',
+];
 
 function valuesAt(day: string, hour: number): Record<string, number> {
   return {
@@ -51,7 +64,8 @@ export async function startFakeOpenMeteo(): Promise<FakeWeather> {
     const url = new URL(req.url ?? '/', 'http://fake');
     fake.requests.push({ path: url.pathname, query: url.searchParams });
     if (fake.mode === 'hang') return void hanging.add(res);
-    if (fake.mode === 'error') return void res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: true, reason: 'fake failure' }));
+    if (fake.mode === 'error')
+      return void res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: true, reason: 'fake failure' }));
     if (fake.mode === 'garbage') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>oops</html>');
     const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     if (url.pathname !== '/v1/forecast' && url.pathname !== '/v1/archive') return send(404, { error: true, reason: 'no such path' });

@@ -13,7 +13,13 @@ afterAll(() => tp.close());
 
 const EXPECTED: Record<string, string[]> = {
   'project:weather': ['GET /v2/projects/{exid}/weather', 'GET /v2/projects/{exid}/weather/current', 'GET /v2/projects/{exid}/weather/filters'],
-  'project:video_wall': ['DELETE /v2/video-walls/{id}', 'GET /v2/video-walls', 'GET /v2/video-walls/{id}', 'PATCH /v2/video-walls/{id}', 'POST /v2/video-walls'],
+  'project:video_wall': [
+    'DELETE /v2/video-walls/{id}',
+    'GET /v2/video-walls',
+    'GET /v2/video-walls/{id}',
+    'PATCH /v2/video-walls/{id}',
+    'POST /v2/video-walls',
+  ],
   'project:comments': [
     'DELETE /v2/projects/{exid}/comments/{id}',
     'GET /v2/projects/{exid}/comments',
@@ -27,12 +33,20 @@ describe('project-feature scope counts', () => {
   it('the scope map holds exactly these operations per scope', () => {
     const map = scopeMap(servicesOf(tp.app).registeredRoutes);
     for (const [scope, ops] of Object.entries(EXPECTED)) {
-      expect(map.filter((e) => e.scopes.includes(scope)).map((e) => `${e.method} ${e.path}`).sort(), scope).toEqual(ops);
+      expect(
+        map
+          .filter((e) => e.scopes.includes(scope))
+          .map((e) => `${e.method} ${e.path}`)
+          .sort(),
+        scope,
+      ).toEqual(ops);
     }
   });
 
   it('the published OpenAPI shows the same', async () => {
-    const doc = (await tp.app.inject({ method: 'GET', url: '/v2/openapi.json' })).json() as { paths: Record<string, Record<string, { 'x-scopes'?: string[] }>> };
+    const doc = (await tp.app.inject({ method: 'GET', url: '/v2/openapi.json' })).json() as {
+      paths: Record<string, Record<string, { 'x-scopes'?: string[] }>>;
+    };
     for (const [scope, ops] of Object.entries(EXPECTED)) {
       const found: string[] = [];
       for (const [path, methods] of Object.entries(doc.paths)) {

@@ -26,12 +26,23 @@ afterAll(async () => {
 
 const providers = [
   { id: 'weatherstack', good: () => ({ access_key: WEATHERSTACK_KEY }), bad: { access_key: 'wrongkey0000' }, secrets: [WEATHERSTACK_KEY], fake: () => ws },
-  { id: 'aerisweather', good: () => ({ client_id: AERIS_ID, client_secret: AERIS_SECRET }), bad: { client_id: AERIS_ID, client_secret: 'notTheSecret1' }, secrets: [AERIS_SECRET], fake: () => aeris },
+  {
+    id: 'aerisweather',
+    good: () => ({ client_id: AERIS_ID, client_secret: AERIS_SECRET }),
+    bad: { client_id: AERIS_ID, client_secret: 'notTheSecret1' },
+    secrets: [AERIS_SECRET],
+    fake: () => aeris,
+  },
 ] as const;
 
 async function locatedProject(owner: Person) {
   const p = await tp.project(owner, 'Weather site');
-  const res = await tp.app.inject({ method: 'POST', url: '/v2/cameras', headers: owner.auth, payload: { name: 'Crane cam', project_exid: p.exid, simulated: true, location: { lat: 53.349, lng: -6.26 } } });
+  const res = await tp.app.inject({
+    method: 'POST',
+    url: '/v2/cameras',
+    headers: owner.auth,
+    payload: { name: 'Crane cam', project_exid: p.exid, simulated: true, location: { lat: 53.349, lng: -6.26 } },
+  });
   expect(res.statusCode).toBe(201);
   return p;
 }
@@ -72,7 +83,12 @@ for (const p of providers) {
       expect(con.json().account.checked_location).toBeTruthy();
 
       // At rest: no plaintext secret anywhere in the row.
-      const row = await tp.t.db.kysely.selectFrom('connector_connections').selectAll().where('user_id', '=', owner.id).where('provider', '=', p.id).executeTakeFirstOrThrow();
+      const row = await tp.t.db.kysely
+        .selectFrom('connector_connections')
+        .selectAll()
+        .where('user_id', '=', owner.id)
+        .where('provider', '=', p.id)
+        .executeTakeFirstOrThrow();
       for (const s of p.secrets) expect(JSON.stringify(row)).not.toContain(s);
       expect(row.credentials_enc).toMatch(/^v1\./);
 
@@ -94,7 +110,11 @@ for (const p of providers) {
       expect(typeof now.humidity).toBe('number');
       expect(now.description).toBeTruthy();
       // The provider was asked about the camera's coordinates.
-      const asked = p.fake().seen.slice(before).map((s) => `${s.path}?${s.query}`).join(' ');
+      const asked = p
+        .fake()
+        .seen.slice(before)
+        .map((s) => `${s.path}?${s.query}`)
+        .join(' ');
       expect(asked).toContain('53.349');
       expect(asked).toContain('-6.26');
 
@@ -144,7 +164,12 @@ for (const p of providers) {
       const connectOwner: EndpointSpec['setup'] = async (t, w) => {
         const r = await t.app.inject({ method: 'POST', url: `${base}/connect`, headers: w.owner.auth, payload: p.good() });
         expect(r.statusCode).toBe(200);
-        const cam = await t.app.inject({ method: 'POST', url: '/v2/cameras', headers: w.owner.auth, payload: { name: 'Located', project_exid: w.projectExid, simulated: true, location: { lat: 51.5, lng: -0.12 } } });
+        const cam = await t.app.inject({
+          method: 'POST',
+          url: '/v2/cameras',
+          headers: w.owner.auth,
+          payload: { name: 'Located', project_exid: w.projectExid, simulated: true, location: { lat: 51.5, lng: -0.12 } },
+        });
         expect(cam.statusCode).toBe(201);
         return {};
       };

@@ -23,7 +23,12 @@ const projectIdOf = async (exid: string) => (await tp.t.db.kysely.selectFrom('pr
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 async function cameraAt(owner: Person, projectExid: string, location?: { lat: number; lng: number }) {
-  const res = await tp.app.inject({ method: 'POST', url: '/v2/cameras', headers: owner.auth, payload: { name: 'Crane cam', project_exid: projectExid, simulated: true, ...(location ? { location } : {}) } });
+  const res = await tp.app.inject({
+    method: 'POST',
+    url: '/v2/cameras',
+    headers: owner.auth,
+    payload: { name: 'Crane cam', project_exid: projectExid, simulated: true, ...(location ? { location } : {}) },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json() as { exid: string };
 }
@@ -52,9 +57,21 @@ const spec = (path: (w: AccessWorld) => string): EndpointSpec => ({
 });
 
 describe('access (project:weather, viewer)', () => {
-  it('GET …/weather', () => checkEndpointAccess(tp, spec(() => `?date=${PAST}`)));
-  it('GET …/weather/current', () => checkEndpointAccess(tp, spec(() => '/current')));
-  it('GET …/weather/filters', () => checkEndpointAccess(tp, spec(() => '/filters')));
+  it('GET …/weather', () =>
+    checkEndpointAccess(
+      tp,
+      spec(() => `?date=${PAST}`),
+    ));
+  it('GET …/weather/current', () =>
+    checkEndpointAccess(
+      tp,
+      spec(() => '/current'),
+    ));
+  it('GET …/weather/filters', () =>
+    checkEndpointAccess(
+      tp,
+      spec(() => '/filters'),
+    ));
 });
 
 describe('location', () => {
@@ -118,7 +135,12 @@ describe('history by day', () => {
     const again = await s.get(`?date=${PAST}`);
     expect(again.json()).toEqual(body);
     expect(fake.count('/v1/archive')).toBe(before + 1);
-    const row = await tp.t.db.kysely.selectFrom('weather_cache').selectAll().where('project_id', '=', await projectIdOf(s.project.exid)).where('key', '=', `day:40.1,-3.1:UTC:${PAST}`).executeTakeFirst();
+    const row = await tp.t.db.kysely
+      .selectFrom('weather_cache')
+      .selectAll()
+      .where('project_id', '=', await projectIdOf(s.project.exid))
+      .where('key', '=', `day:40.1,-3.1:UTC:${PAST}`)
+      .executeTakeFirst();
     expect(row).toBeTruthy();
   });
 
@@ -153,7 +175,20 @@ describe('history by day', () => {
   it('refuses bad dates and ranges with 400', async () => {
     const s = await site({ lat: 10, lng: 10 });
     const before = fake.requests.length;
-    for (const q of ['', '?date=2026-02-30', '?date=yesterday', '?date=2026-1-1', `?date=${day(2)}`, '?from=2026-09-05&to=2026-09-01', '?from=2026-01-01&to=2026-03-01', `?date=${PAST}&from=${PAST}`, '?from=1900-01-01&to=1900-01-02', '?to=2026-09-01', '?date=2026-09-01T00:00:00Z', '?foo=1']) {
+    for (const q of [
+      '',
+      '?date=2026-02-30',
+      '?date=yesterday',
+      '?date=2026-1-1',
+      `?date=${day(2)}`,
+      '?from=2026-09-05&to=2026-09-01',
+      '?from=2026-01-01&to=2026-03-01',
+      `?date=${PAST}&from=${PAST}`,
+      '?from=1900-01-01&to=1900-01-02',
+      '?to=2026-09-01',
+      '?date=2026-09-01T00:00:00Z',
+      '?foo=1',
+    ]) {
       const res = await s.get(q);
       expect(res.statusCode, `${q}: ${res.body}`).toBe(400);
       expect(res.json().code).toBe('VALIDATION_ERROR');
@@ -188,7 +223,19 @@ describe('filters', () => {
     expect(f.location).toEqual({ lat: 1, lng: 2, source: 'camera', camera_count: 1 });
     expect(f.date_range).toEqual({ earliest: '1940-01-01', latest: day(0), max_days: 31 });
     expect(f.fields).toContainEqual({ name: 'temp', unit: '°C', description: 'Air temperature at 2 m' });
-    expect(f.fields.map((x: { name: string }) => x.name)).toEqual(['temp', 'feels_like', 'humidity', 'pressure', 'clouds', 'wind_speed', 'wind_degree', 'precipitation', 'rain', 'snow', 'weather']);
+    expect(f.fields.map((x: { name: string }) => x.name)).toEqual([
+      'temp',
+      'feels_like',
+      'humidity',
+      'pressure',
+      'clouds',
+      'wind_speed',
+      'wind_degree',
+      'precipitation',
+      'rain',
+      'snow',
+      'weather',
+    ]);
     expect(f.conditions).toContain('Snow');
   });
 });
@@ -248,7 +295,12 @@ describe('upstream failures', () => {
     try {
       const owner = await closed.person('owner');
       const project = await closed.project(owner, 'Offline');
-      await closed.app.inject({ method: 'POST', url: '/v2/cameras', headers: owner.auth, payload: { name: 'c', project_exid: project.exid, simulated: true, location: { lat: 1, lng: 1 } } });
+      await closed.app.inject({
+        method: 'POST',
+        url: '/v2/cameras',
+        headers: owner.auth,
+        payload: { name: 'c', project_exid: project.exid, simulated: true, location: { lat: 1, lng: 1 } },
+      });
       const res = await closed.app.inject({ method: 'GET', url: `/v2/projects/${project.exid}/weather/current`, headers: owner.auth });
       expect(res.statusCode).toBe(502);
       expect(res.json().code).toBe('BAD_GATEWAY');

@@ -40,11 +40,17 @@ export class CameraConnections {
       return new SimulatedCamera(camera.name, camera.timezone, state, undefined, hooks.saveSimState);
     }
     const details = JSON.parse(camera.connection) as ConnectionDetails;
-    return new IpCamera(details, { timeoutMs: this.timeoutMs, onvifSession: () => this.onvifSession(details), dropOnvifSession: () => this.caches.forget([sessionFact(sessionKey(details))]) });
+    return new IpCamera(details, {
+      timeoutMs: this.timeoutMs,
+      onvifSession: () => this.onvifSession(details),
+      dropOnvifSession: () => this.caches.forget([sessionFact(sessionKey(details))]),
+    });
   }
 
   /** An open ONVIF session for these details, shared for a minute; a failed opening is not kept. */
   private onvifSession(d: ConnectionDetails): Promise<OnvifClient> {
-    return this.sessions.load(sessionKey(d), () => OnvifClient.open({ url: d.onvif_url!, username: d.username, password: d.password, timeoutMs: this.timeoutMs }));
+    return this.sessions.load(sessionKey(d), () =>
+      OnvifClient.open({ url: d.onvif_url!, username: d.username, password: d.password, timeoutMs: this.timeoutMs }),
+    );
   }
 }

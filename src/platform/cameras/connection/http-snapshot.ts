@@ -26,7 +26,8 @@ export async function fetchSnapshot(target: SnapshotTarget): Promise<Buffer> {
   let res = await get(false);
   const challenge = String(res.headers['www-authenticate'] ?? '');
   if (res.status === 401 && userpass && /^basic\b/i.test(challenge)) res = await get(true);
-  if (res.status === 401) throw new CameraAnswerError(userpass ? 'the camera refused the username or password (HTTP 401)' : 'the camera wants a username and password (HTTP 401)');
+  if (res.status === 401)
+    throw new CameraAnswerError(userpass ? 'the camera refused the username or password (HTTP 401)' : 'the camera wants a username and password (HTTP 401)');
   if (res.status < 200 || res.status >= 300) throw new CameraAnswerError(`snapshot URL answered HTTP ${res.status}`);
   const type = String(res.headers['content-type'] ?? '');
   if (!type.startsWith('image/')) throw new CameraAnswerError(`snapshot URL answered ${type || 'no content type'}, not an image`);

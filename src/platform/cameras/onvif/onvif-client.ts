@@ -22,7 +22,6 @@ interface CamLike {
   _envelopeFooter(): string;
 }
 
-
 export interface OnvifTarget {
   url: string;
   username?: string;
@@ -44,7 +43,14 @@ const NAMESPACES: Record<OnvifService, string> = {
   replay: 'http://www.onvif.org/ver10/replay/wsdl',
 };
 
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', removeNSPrefix: true, parseTagValue: true, parseAttributeValue: false, trimValues: true });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  removeNSPrefix: true,
+  parseTagValue: true,
+  parseAttributeValue: false,
+  trimValues: true,
+});
 
 const ENTITIES: Record<string, string> = { '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' };
 export const xmlEscape = (s: string) => s.replace(/[<>&'"]/g, (c) => ENTITIES[c]!);
@@ -141,10 +147,15 @@ export class OnvifClient {
   async profiles(): Promise<{ token: string; ptz: boolean }[]> {
     this.profileTokens ??= this.invoke('getProfiles').then(({ xml }) => {
       const res = soapBody(xml).GetProfilesResponse as { Profiles?: unknown } | undefined;
-      return asArray(res?.Profiles as Record<string, unknown>[] | Record<string, unknown> | undefined)
-        // Media (ver10) nests PTZConfiguration in the profile; Media2 (ver20) under Configurations/PTZ.
-        .map((p) => ({ token: String(p['@token'] ?? ''), ptz: p.PTZConfiguration !== undefined || (p.Configurations as Record<string, unknown> | undefined)?.PTZ !== undefined }))
-        .filter((p) => p.token);
+      return (
+        asArray(res?.Profiles as Record<string, unknown>[] | Record<string, unknown> | undefined)
+          // Media (ver10) nests PTZConfiguration in the profile; Media2 (ver20) under Configurations/PTZ.
+          .map((p) => ({
+            token: String(p['@token'] ?? ''),
+            ptz: p.PTZConfiguration !== undefined || (p.Configurations as Record<string, unknown> | undefined)?.PTZ !== undefined,
+          }))
+          .filter((p) => p.token)
+      );
     });
     try {
       return await this.profileTokens;

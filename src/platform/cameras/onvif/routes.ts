@@ -1,7 +1,3 @@
-// The ONVIF passthrough endpoint (camera:live_view, viewers): GET only, read-only
-// operations only (see onvif-service.ts). Query parameters other than camera_exid become the
-// operation's arguments, e.g. ?camera_exid=…&ProfileToken=profile_1.
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromQueryCamera, scoped } from '../../access/policy.js';
@@ -25,7 +21,10 @@ export const onvifRoutes = defineRoutes('onvif-routes', ['onvif'], async (fastif
           'Other query parameters are passed as the operation’s arguments.',
         params: Type.Object({ service: Type.String({ minLength: 1, maxLength: 64 }), operation: Type.String({ minLength: 1, maxLength: 128 }) }),
         querystring: Type.Object({ camera_exid: Type.String({ minLength: 1, maxLength: 64 }) }, { additionalProperties: Type.String({ maxLength: 256 }) }),
-        response: { 200: Type.Object({}, { additionalProperties: true, description: 'The SOAP Body, e.g. {"GetDeviceInformationResponse": {…}}' }), ...errorResponses(409, 502, 504) },
+        response: {
+          200: Type.Object({}, { additionalProperties: true, description: 'The SOAP Body, e.g. {"GetDeviceInformationResponse": {…}}' }),
+          ...errorResponses(409, 502, 504),
+        },
       },
     },
     (req) => onvif.call(req.query.camera_exid, req.params.service, req.params.operation, req.query as Record<string, string>),

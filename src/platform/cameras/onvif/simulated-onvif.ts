@@ -30,14 +30,19 @@ export class SimulatedOnvif implements OnvifGateway {
       },
       GetServices: async () =>
         (await this.services())
-          .map((s) => `<Service><Namespace>http://www.onvif.org/${s === 'device' ? 'ver10/device' : s === 'media' ? 'ver10/media' : 'ver20/ptz'}/wsdl</Namespace><XAddr>urn:overlook:simulated:${s}</XAddr><Version><tt:Major>2</tt:Major><tt:Minor>0</tt:Minor></Version></Service>`)
+          .map(
+            (s) =>
+              `<Service><Namespace>http://www.onvif.org/${s === 'device' ? 'ver10/device' : s === 'media' ? 'ver10/media' : 'ver20/ptz'}/wsdl</Namespace><XAddr>urn:overlook:simulated:${s}</XAddr><Version><tt:Major>2</tt:Major><tt:Minor>0</tt:Minor></Version></Service>`,
+          )
           .join(''),
-      GetCapabilities: async () => `<Capabilities><tt:Device><tt:XAddr>urn:overlook:simulated:device</tt:XAddr></tt:Device><tt:Media><tt:XAddr>urn:overlook:simulated:media</tt:XAddr></tt:Media><tt:PTZ><tt:XAddr>urn:overlook:simulated:ptz</tt:XAddr></tt:PTZ></Capabilities>`,
+      GetCapabilities: async () =>
+        `<Capabilities><tt:Device><tt:XAddr>urn:overlook:simulated:device</tt:XAddr></tt:Device><tt:Media><tt:XAddr>urn:overlook:simulated:media</tt:XAddr></tt:Media><tt:PTZ><tt:XAddr>urn:overlook:simulated:ptz</tt:XAddr></tt:PTZ></Capabilities>`,
     },
     media: {
       GetProfiles: async () =>
         `<Profiles token="sim_profile" fixed="true"><tt:Name>Simulated</tt:Name><tt:VideoSourceConfiguration token="sim_source"><tt:Name>Simulated source</tt:Name><tt:SourceToken>sim_source</tt:SourceToken><tt:Bounds x="0" y="0" width="640" height="360"/></tt:VideoSourceConfiguration><tt:VideoEncoderConfiguration token="sim_jpeg"><tt:Name>JPEG</tt:Name><tt:Encoding>JPEG</tt:Encoding><tt:Resolution><tt:Width>640</tt:Width><tt:Height>360</tt:Height></tt:Resolution></tt:VideoEncoderConfiguration><tt:PTZConfiguration token="sim_ptz_config"><tt:Name>Simulated PTZ</tt:Name><tt:NodeToken>sim_node</tt:NodeToken></tt:PTZConfiguration></Profiles>`,
-      GetVideoSources: async () => `<VideoSources token="sim_source"><tt:Framerate>1</tt:Framerate><tt:Resolution><tt:Width>640</tt:Width><tt:Height>360</tt:Height></tt:Resolution></VideoSources>`,
+      GetVideoSources: async () =>
+        `<VideoSources token="sim_source"><tt:Framerate>1</tt:Framerate><tt:Resolution><tt:Width>640</tt:Width><tt:Height>360</tt:Height></tt:Resolution></VideoSources>`,
     },
     ptz: {
       GetStatus: async () => {
@@ -46,11 +51,26 @@ export class SimulatedOnvif implements OnvifGateway {
         return `<PTZStatus><tt:Position>${vector(s)}</tt:Position><tt:MoveStatus><tt:PanTilt>${move}</tt:PanTilt><tt:Zoom>${move}</tt:Zoom></tt:MoveStatus><tt:UtcTime>${s.utc_time}</tt:UtcTime></PTZStatus>`;
       },
       GetPresets: async () =>
-        (await this.ptz.presets()).map((p) => `<Preset token="${xmlEscape(p.token)}"><tt:Name>${xmlEscape(p.name)}</tt:Name>${p.position ? `<tt:PTZPosition>${vector(p.position)}</tt:PTZPosition>` : ''}</Preset>`).join(''),
+        (await this.ptz.presets())
+          .map(
+            (p) =>
+              `<Preset token="${xmlEscape(p.token)}"><tt:Name>${xmlEscape(p.name)}</tt:Name>${p.position ? `<tt:PTZPosition>${vector(p.position)}</tt:PTZPosition>` : ''}</Preset>`,
+          )
+          .join(''),
       GetNodes: async () =>
-        (await this.ptz.nodes()).map((n) => `<PTZNode token="${n.token}" FixedHomePosition="false"><tt:Name>${xmlEscape(n.name ?? '')}</tt:Name><tt:MaximumNumberOfPresets>${n.max_presets}</tt:MaximumNumberOfPresets><tt:HomeSupported>${n.home_supported}</tt:HomeSupported></PTZNode>`).join(''),
+        (await this.ptz.nodes())
+          .map(
+            (n) =>
+              `<PTZNode token="${n.token}" FixedHomePosition="false"><tt:Name>${xmlEscape(n.name ?? '')}</tt:Name><tt:MaximumNumberOfPresets>${n.max_presets}</tt:MaximumNumberOfPresets><tt:HomeSupported>${n.home_supported}</tt:HomeSupported></PTZNode>`,
+          )
+          .join(''),
       GetConfigurations: async () =>
-        (await this.ptz.configurations()).map((c) => `<PTZConfiguration token="${c.token}"><tt:Name>${xmlEscape(c.name ?? '')}</tt:Name><tt:NodeToken>${c.node_token}</tt:NodeToken></PTZConfiguration>`).join(''),
+        (await this.ptz.configurations())
+          .map(
+            (c) =>
+              `<PTZConfiguration token="${c.token}"><tt:Name>${xmlEscape(c.name ?? '')}</tt:Name><tt:NodeToken>${c.node_token}</tt:NodeToken></PTZConfiguration>`,
+          )
+          .join(''),
     },
   };
 

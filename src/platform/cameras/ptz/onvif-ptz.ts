@@ -3,12 +3,24 @@
 import { ApiError } from '../../../lib/errors.js';
 import { CameraAnswerError, upstreamError } from '../camera-errors.js';
 import { soapBody, xmlEscape, type OnvifClient } from '../onvif/onvif-client.js';
-import { clamp, directionVector, type PtzConfiguration, type PtzControl, type PtzDirection, type PtzNode, type PtzPosition, type PtzPreset, type PtzStatus, type ZoomMode } from './ptz-control.js';
+import {
+  clamp,
+  directionVector,
+  type PtzConfiguration,
+  type PtzControl,
+  type PtzDirection,
+  type PtzNode,
+  type PtzPosition,
+  type PtzPreset,
+  type PtzStatus,
+  type ZoomMode,
+} from './ptz-control.js';
 
 type Node = Record<string, unknown>;
 const asArray = (v: unknown): Node[] => (v === undefined || v === null ? [] : Array.isArray(v) ? (v as Node[]) : [v as Node]);
 const num = (v: unknown): number | null => (v === undefined || v === null || v === '' || Number.isNaN(Number(v)) ? null : Number(v));
-const text = (v: unknown): string | null => (v === undefined || v === null ? null : typeof v === 'object' ? String((v as Node)['#text'] ?? '') || null : String(v));
+const text = (v: unknown): string | null =>
+  v === undefined || v === null ? null : typeof v === 'object' ? String((v as Node)['#text'] ?? '') || null : String(v);
 
 function position(p: unknown): PtzPosition | null {
   if (!p || typeof p !== 'object') return null;
@@ -59,7 +71,9 @@ export class OnvifPtz implements PtzControl {
       if (!st) throw new CameraAnswerError('the camera sent no PTZ status');
       const pos = position(st.Position) ?? { pan: 0, tilt: 0, zoom: 0 };
       const ms = st.MoveStatus;
-      const moving = JSON.stringify(ms ?? '').toUpperCase().includes('MOVING');
+      const moving = JSON.stringify(ms ?? '')
+        .toUpperCase()
+        .includes('MOVING');
       const utc = text(st.UtcTime);
       return { ...pos, moving, utc_time: utc && !Number.isNaN(Date.parse(utc)) ? new Date(utc).toISOString() : new Date().toISOString() };
     });

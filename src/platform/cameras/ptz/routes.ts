@@ -1,7 +1,3 @@
-// PTZ endpoints (scope camera:ptz, docs/cameras.md): reads for viewers, moves and preset changes for
-// editors. Directions, zoom modes and preset tokens are checked by the schemas (400 when malformed);
-// an unknown preset is 404, a camera without PTZ 409 PTZ_NOT_SUPPORTED, an unreachable one 502/504.
-import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromPathCamera, scoped } from '../../access/policy.js';
@@ -31,10 +27,14 @@ const Status = Type.Object(
 const Preset = Type.Object({ token: Type.String(), name: Type.String(), position: Type.Union([Position, Type.Null()]) });
 const Presets = Type.Object({ presets: Type.Array(Preset) });
 const Nodes = Type.Object({
-  nodes: Type.Array(Type.Object({ token: Type.String(), name: Nullable(Type.String()), max_presets: Nullable(Type.Integer()), home_supported: Type.Boolean() })),
+  nodes: Type.Array(
+    Type.Object({ token: Type.String(), name: Nullable(Type.String()), max_presets: Nullable(Type.Integer()), home_supported: Type.Boolean() }),
+  ),
 });
 const Configurations = Type.Object({
-  configurations: Type.Array(Type.Object({ token: Type.String(), name: Nullable(Type.String()), node_token: Nullable(Type.String()), default_timeout: Nullable(Type.String()) })),
+  configurations: Type.Array(
+    Type.Object({ token: Type.String(), name: Nullable(Type.String()), node_token: Nullable(Type.String()), default_timeout: Nullable(Type.String()) }),
+  ),
 });
 const Speed = Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 1, description: 'Fraction of full speed; default 0.5' }));
 const SpeedQuery = Type.Object({ speed: Speed }, { additionalProperties: false });
@@ -53,32 +53,86 @@ export const ptzRoutes = defineRoutes('ptz-routes', ['ptz'], async (fastify, { p
   const errors = errorResponses(409, 502, 504);
   const base = '/v2/cameras/:camera_exid/ptz';
 
-  app.get(`${base}/status`, { config: { access: read }, schema: { tags, operationId: 'getPtzStatus', summary: 'Where the camera points and whether it moves', params: CameraParams, response: { 200: Status, ...errors } } }, (req) =>
-    ptz.status(req.params.camera_exid),
+  app.get(
+    `${base}/status`,
+    {
+      config: { access: read },
+      schema: {
+        tags,
+        operationId: 'getPtzStatus',
+        summary: 'Where the camera points and whether it moves',
+        params: CameraParams,
+        response: { 200: Status, ...errors },
+      },
+    },
+    (req) => ptz.status(req.params.camera_exid),
   );
-  app.get(`${base}/presets`, { config: { access: read }, schema: { tags, operationId: 'listPtzPresets', summary: 'The camera’s presets', params: CameraParams, response: { 200: Presets, ...errors } } }, (req) =>
-    ptz.presets(req.params.camera_exid),
+  app.get(
+    `${base}/presets`,
+    {
+      config: { access: read },
+      schema: { tags, operationId: 'listPtzPresets', summary: 'The camera’s presets', params: CameraParams, response: { 200: Presets, ...errors } },
+    },
+    (req) => ptz.presets(req.params.camera_exid),
   );
-  app.get(`${base}/nodes`, { config: { access: read }, schema: { tags, operationId: 'listPtzNodes', summary: 'The camera’s PTZ nodes (heads)', params: CameraParams, response: { 200: Nodes, ...errors } } }, (req) =>
-    ptz.nodes(req.params.camera_exid),
+  app.get(
+    `${base}/nodes`,
+    {
+      config: { access: read },
+      schema: { tags, operationId: 'listPtzNodes', summary: 'The camera’s PTZ nodes (heads)', params: CameraParams, response: { 200: Nodes, ...errors } },
+    },
+    (req) => ptz.nodes(req.params.camera_exid),
   );
   app.get(
     `${base}/configurations`,
-    { config: { access: read }, schema: { tags, operationId: 'listPtzConfigurations', summary: 'The camera’s PTZ configurations', params: CameraParams, response: { 200: Configurations, ...errors } } },
+    {
+      config: { access: read },
+      schema: {
+        tags,
+        operationId: 'listPtzConfigurations',
+        summary: 'The camera’s PTZ configurations',
+        params: CameraParams,
+        response: { 200: Configurations, ...errors },
+      },
+    },
     (req) => ptz.configurations(req.params.camera_exid),
   );
 
-  app.post(`${base}/home`, { config: { access: control }, schema: { tags, operationId: 'ptzGotoHome', summary: 'Go to the home position', params: CameraParams, response: { 200: Status, ...errors } } }, (req) =>
-    ptz.home(req.params.camera_exid),
+  app.post(
+    `${base}/home`,
+    {
+      config: { access: control },
+      schema: { tags, operationId: 'ptzGotoHome', summary: 'Go to the home position', params: CameraParams, response: { 200: Status, ...errors } },
+    },
+    (req) => ptz.home(req.params.camera_exid),
   );
   app.post(
     `${base}/home/set`,
-    { config: { access: control }, schema: { tags, operationId: 'ptzSetHome', summary: 'Make the current position the home position', params: CameraParams, response: { 200: Status, ...errors } } },
+    {
+      config: { access: control },
+      schema: {
+        tags,
+        operationId: 'ptzSetHome',
+        summary: 'Make the current position the home position',
+        params: CameraParams,
+        response: { 200: Status, ...errors },
+      },
+    },
     (req) => ptz.setHome(req.params.camera_exid),
   );
   app.post(
     `${base}/relative`,
-    { config: { access: control }, schema: { tags, operationId: 'ptzRelativeMove', summary: 'Move by a translation', params: CameraParams, body: RelativeBody, response: { 200: Status, ...errors } } },
+    {
+      config: { access: control },
+      schema: {
+        tags,
+        operationId: 'ptzRelativeMove',
+        summary: 'Move by a translation',
+        params: CameraParams,
+        body: RelativeBody,
+        response: { 200: Status, ...errors },
+      },
+    },
     (req) => ptz.relative(req.params.camera_exid, req.body),
   );
   app.post(
@@ -98,7 +152,16 @@ export const ptzRoutes = defineRoutes('ptz-routes', ['ptz'], async (fastify, { p
   );
   app.post(
     `${base}/continuous/stop`,
-    { config: { access: control }, schema: { tags, operationId: 'ptzContinuousStop', summary: 'Stop every pan, tilt and zoom movement', params: CameraParams, response: { 200: Status, ...errors } } },
+    {
+      config: { access: control },
+      schema: {
+        tags,
+        operationId: 'ptzContinuousStop',
+        summary: 'Stop every pan, tilt and zoom movement',
+        params: CameraParams,
+        response: { 200: Status, ...errors },
+      },
+    },
     (req) => ptz.continuousStop(req.params.camera_exid),
   );
   app.post(
@@ -118,22 +181,47 @@ export const ptzRoutes = defineRoutes('ptz-routes', ['ptz'], async (fastify, { p
   );
   app.post(
     `${base}/presets/create`,
-    { config: { access: control }, schema: { tags, operationId: 'createPtzPreset', summary: 'Save the current position as a new preset', params: CameraParams, body: CreateBody, response: { 201: Preset, ...errors } } },
+    {
+      config: { access: control },
+      schema: {
+        tags,
+        operationId: 'createPtzPreset',
+        summary: 'Save the current position as a new preset',
+        params: CameraParams,
+        body: CreateBody,
+        response: { 201: Preset, ...errors },
+      },
+    },
     async (req, reply) => reply.code(201).send(await ptz.createPreset(req.params.camera_exid, req.body.name)),
   );
   app.post(
     `${base}/presets/go/:preset_token`,
-    { config: { access: control }, schema: { tags, operationId: 'ptzGotoPreset', summary: 'Go to a preset', params: PresetParams, response: { 200: Status, ...errors } } },
+    {
+      config: { access: control },
+      schema: { tags, operationId: 'ptzGotoPreset', summary: 'Go to a preset', params: PresetParams, response: { 200: Status, ...errors } },
+    },
     (req) => ptz.gotoPreset(req.params.camera_exid, req.params.preset_token),
   );
   app.post(
     `${base}/presets/:preset_token/set`,
-    { config: { access: control }, schema: { tags, operationId: 'updatePtzPreset', summary: 'Overwrite a preset with the current position', params: PresetParams, response: { 200: Preset, ...errors } } },
+    {
+      config: { access: control },
+      schema: {
+        tags,
+        operationId: 'updatePtzPreset',
+        summary: 'Overwrite a preset with the current position',
+        params: PresetParams,
+        response: { 200: Preset, ...errors },
+      },
+    },
     (req) => ptz.setPreset(req.params.camera_exid, req.params.preset_token),
   );
   app.delete(
     `${base}/presets/:preset_token/remove`,
-    { config: { access: control }, schema: { tags, operationId: 'removePtzPreset', summary: 'Remove a preset', params: PresetParams, response: { 204: Type.Null(), ...errors } } },
+    {
+      config: { access: control },
+      schema: { tags, operationId: 'removePtzPreset', summary: 'Remove a preset', params: PresetParams, response: { 204: Type.Null(), ...errors } },
+    },
     async (req, reply) => {
       await ptz.removePreset(req.params.camera_exid, req.params.preset_token);
       return reply.code(204).send(null);

@@ -2,7 +2,18 @@
 // `cameras.sim_state`. Continuous moves store their speed and start time; the position integrates
 // speed over elapsed time (clamped to the ranges) until a stop or any other move settles it.
 import { ApiError } from '../../../lib/errors.js';
-import { clamp, directionVector, type PtzConfiguration, type PtzControl, type PtzDirection, type PtzNode, type PtzPosition, type PtzPreset, type PtzStatus, type ZoomMode } from './ptz-control.js';
+import {
+  clamp,
+  directionVector,
+  type PtzConfiguration,
+  type PtzControl,
+  type PtzDirection,
+  type PtzNode,
+  type PtzPosition,
+  type PtzPreset,
+  type PtzStatus,
+  type ZoomMode,
+} from './ptz-control.js';
 
 /** Simulated mechanics in degrees and zoom factor, the units the snapshot draws. */
 export const SIM_RANGE = { pan: 180, tilt: 90, zoomMin: 1, zoomMax: 10 } as const;

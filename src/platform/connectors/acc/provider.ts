@@ -36,7 +36,11 @@ interface JsonApiDoc {
 }
 
 const JSON_API = 'application/vnd.api+json';
-const Node = Type.Object({ id: Type.String(), name: Type.String(), type: Type.String({ description: 'The ACC extension type, e.g. hubs:autodesk.bim360:Account' }) });
+const Node = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  type: Type.String({ description: 'The ACC extension type, e.g. hubs:autodesk.bim360:Account' }),
+});
 const HubParams = Type.Object({ hub_id: RemoteId });
 const HubProjectParams = Type.Object({ hub_id: RemoteId, project_id: RemoteId });
 const FolderParams = Type.Object({ hub_id: RemoteId, project_id: RemoteId, folder_id: RemoteId });
@@ -45,8 +49,17 @@ const UploadBody = Type.Object(
     hub_id: RemoteId,
     project_id: RemoteId,
     folder_id: RemoteId,
-    file_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '^[^/\\\\<>:"|?*]+\\.[A-Za-z0-9]{1,8}$', description: 'Name of the new file; default <camera>-<time>.jpg, or the media file’s name' })),
-    media_item_id: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Upload this media hub item’s file (of the camera’s project) instead of a snapshot' })),
+    file_name: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        pattern: '^[^/\\\\<>:"|?*]+\\.[A-Za-z0-9]{1,8}$',
+        description: 'Name of the new file; default <camera>-<time>.jpg, or the media file’s name',
+      }),
+    ),
+    media_item_id: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 64, description: 'Upload this media hub item’s file (of the camera’s project) instead of a snapshot' }),
+    ),
     ...SnapshotSourceFields,
   },
   { additionalProperties: false },
@@ -60,10 +73,19 @@ const UploadReply = Type.Object({
   file_name: Type.String(),
   taken_at: Type.Union([Type.String(), Type.Null()], { description: 'When the snapshot was taken; null for a media hub file' }),
 });
-const ViewerToken = Type.Object({ access_token: Type.String(), token_type: Type.Literal('Bearer'), expires_at: Type.Union([Type.String(), Type.Null()]), scopes: Type.Array(Type.String()) });
+const ViewerToken = Type.Object({
+  access_token: Type.String(),
+  token_type: Type.Literal('Bearer'),
+  expires_at: Type.Union([Type.String(), Type.Null()]),
+  scopes: Type.Array(Type.String()),
+});
 
 const list = (doc: JsonApiDoc): JsonApiResource[] => (Array.isArray(doc?.data) ? doc.data : []);
-const node = (r: JsonApiResource) => ({ id: r.id, name: String(r.attributes?.displayName ?? r.attributes?.name ?? r.id), type: String(r.attributes?.extension?.type ?? r.type) });
+const node = (r: JsonApiResource) => ({
+  id: r.id,
+  name: String(r.attributes?.displayName ?? r.attributes?.name ?? r.id),
+  type: String(r.attributes?.extension?.type ?? r.type),
+});
 const seg = encodeURIComponent;
 
 /** `urn:adsk.objects:os.object:wip.dm.prod/abc.jpg` → bucket `wip.dm.prod`, object `abc.jpg`. */
@@ -82,7 +104,15 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
 
   app.get(
     `${prefix}/hubs`,
-    { config: { access: browse }, schema: { tags, operationId: `${op}ListHubs`, summary: 'Your Autodesk hubs (ACC and BIM 360 accounts)', response: { 200: Type.Array(Node), ...connectorErrors() } } },
+    {
+      config: { access: browse },
+      schema: {
+        tags,
+        operationId: `${op}ListHubs`,
+        summary: 'Your Autodesk hubs (ACC and BIM 360 accounts)',
+        response: { 200: Type.Array(Node), ...connectorErrors() },
+      },
+    },
     async (req) => list(await client.request<JsonApiDoc>(actingUserId(req), { path: '/project/v1/hubs' })).map(node),
   );
 
@@ -90,7 +120,13 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
     `${prefix}/hubs/:hub_id/projects`,
     {
       config: { access: browse },
-      schema: { tags, operationId: `${op}ListProjects`, summary: 'Projects of an Autodesk hub', params: HubParams, response: { 200: Type.Array(Node), ...connectorErrors() } },
+      schema: {
+        tags,
+        operationId: `${op}ListProjects`,
+        summary: 'Projects of an Autodesk hub',
+        params: HubParams,
+        response: { 200: Type.Array(Node), ...connectorErrors() },
+      },
     },
     async (req) => list(await client.request<JsonApiDoc>(actingUserId(req), { path: `/project/v1/hubs/${seg(req.params.hub_id)}/projects` })).map(node),
   );
@@ -99,11 +135,19 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
     `${prefix}/hubs/:hub_id/projects/:project_id/folders`,
     {
       config: { access: browse },
-      schema: { tags, operationId: `${op}ListTopFolders`, summary: 'Top folders of an Autodesk project (Project Files, Plans…)', params: HubProjectParams, response: { 200: Type.Array(Node), ...connectorErrors() } },
+      schema: {
+        tags,
+        operationId: `${op}ListTopFolders`,
+        summary: 'Top folders of an Autodesk project (Project Files, Plans…)',
+        params: HubProjectParams,
+        response: { 200: Type.Array(Node), ...connectorErrors() },
+      },
     },
     async (req) => {
       const { hub_id, project_id } = req.params;
-      return list(await client.request<JsonApiDoc>(actingUserId(req), { path: `/project/v1/hubs/${seg(hub_id)}/projects/${seg(project_id)}/topFolders` })).map(node);
+      return list(await client.request<JsonApiDoc>(actingUserId(req), { path: `/project/v1/hubs/${seg(hub_id)}/projects/${seg(project_id)}/topFolders` })).map(
+        node,
+      );
     },
   );
 
@@ -111,12 +155,23 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
     `${prefix}/hubs/:hub_id/projects/:project_id/folders/:folder_id/subfolders`,
     {
       config: { access: browse },
-      schema: { tags, operationId: `${op}ListSubfolders`, summary: 'Folders inside an Autodesk folder', params: FolderParams, response: { 200: Type.Array(Node), ...connectorErrors() } },
+      schema: {
+        tags,
+        operationId: `${op}ListSubfolders`,
+        summary: 'Folders inside an Autodesk folder',
+        params: FolderParams,
+        response: { 200: Type.Array(Node), ...connectorErrors() },
+      },
     },
     async (req) => {
       const { project_id, folder_id } = req.params;
-      const doc = await client.request<JsonApiDoc>(actingUserId(req), { path: `/data/v1/projects/${seg(project_id)}/folders/${seg(folder_id)}/contents`, query: { 'filter[type]': 'folders' } });
-      return list(doc).filter((r) => r.type === 'folders').map(node);
+      const doc = await client.request<JsonApiDoc>(actingUserId(req), {
+        path: `/data/v1/projects/${seg(project_id)}/folders/${seg(folder_id)}/contents`,
+        query: { 'filter[type]': 'folders' },
+      });
+      return list(doc)
+        .filter((r) => r.type === 'folders')
+        .map(node);
     },
   );
 
@@ -137,11 +192,17 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
       const userId = actingUserId(req);
       const { project } = allowedProject(req);
       const b = req.body;
-      if (b.media_item_id && (b.source || b.timestamp)) throw validation('media_item_id', 'upload either a media hub item or a snapshot (source/timestamp), not both');
+      if (b.media_item_id && (b.source || b.timestamp))
+        throw validation('media_item_id', 'upload either a media hub item or a snapshot (source/timestamp), not both');
       await client.connection(userId);
       const file = b.media_item_id
         ? { ...(await mediaItemFile(ctx.host, project, b.media_item_id)), takenAt: null as string | null }
-        : await cameraImage(ctx.host, req.params.camera_exid, { source: b.source, timestamp: b.timestamp }).then((i) => ({ bytes: i.jpeg, contentType: 'image/jpeg', fileName: i.fileName, takenAt: i.takenAt as string | null }));
+        : await cameraImage(ctx.host, req.params.camera_exid, { source: b.source, timestamp: b.timestamp }).then((i) => ({
+            bytes: i.jpeg,
+            contentType: 'image/jpeg',
+            fileName: i.fileName,
+            takenAt: i.takenAt as string | null,
+          }));
       const name = b.file_name ?? file.fileName;
       const dm = `/data/v1/projects/${seg(b.project_id)}`;
       // 1. A storage object in the target folder.
@@ -149,7 +210,10 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
         method: 'POST',
         path: `${dm}/storage`,
         contentType: JSON_API,
-        json: { jsonapi: { version: '1.0' }, data: { type: 'objects', attributes: { name }, relationships: { target: { data: { type: 'folders', id: b.folder_id } } } } },
+        json: {
+          jsonapi: { version: '1.0' },
+          data: { type: 'objects', attributes: { name }, relationships: { target: { data: { type: 'folders', id: b.folder_id } } } },
+        },
       });
       const storageId = (storage?.data as JsonApiResource | undefined)?.id;
       if (!storageId) throw new ApiError('BAD_GATEWAY', 'Autodesk did not create a storage object');
@@ -174,7 +238,14 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
             attributes: { displayName: name, extension: ext('items') },
             relationships: { tip: { data: { type: 'versions', id: '1' } }, parent: { data: { type: 'folders', id: b.folder_id } } },
           },
-          included: [{ type: 'versions', id: '1', attributes: { name, extension: ext('versions') }, relationships: { storage: { data: { type: 'objects', id: storageId } } } }],
+          included: [
+            {
+              type: 'versions',
+              id: '1',
+              attributes: { name, extension: ext('versions') },
+              relationships: { storage: { data: { type: 'objects', id: storageId } } },
+            },
+          ],
         },
       });
       const created = item?.data as JsonApiResource | undefined;
@@ -190,9 +261,19 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
         remoteProjectId: b.project_id,
         remoteId: created.id,
         name,
-        details: { hub_id: b.hub_id, folder_id: b.folder_id, version_id: versionId, storage_id: storageId, web_view_url: webView, taken_at: file.takenAt, media_item_id: b.media_item_id ?? null },
+        details: {
+          hub_id: b.hub_id,
+          folder_id: b.folder_id,
+          version_id: versionId,
+          storage_id: storageId,
+          web_view_url: webView,
+          taken_at: file.takenAt,
+          media_item_id: b.media_item_id ?? null,
+        },
       });
-      return reply.code(201).send({ id, item_id: created.id, version_id: versionId, storage_id: storageId, web_view_url: webView, file_name: name, taken_at: file.takenAt });
+      return reply
+        .code(201)
+        .send({ id, item_id: created.id, version_id: versionId, storage_id: storageId, web_view_url: webView, file_name: name, taken_at: file.takenAt });
     },
   );
 
@@ -231,8 +312,15 @@ export const acc: ConnectorProvider = {
     clientAuth: 'basic',
   },
   describeAccount: async (client, userId) => {
-    const me = await client.request<{ userId?: string; userName?: string; emailId?: string; firstName?: string; lastName?: string }>(userId, { path: '/userprofile/v1/users/@me' });
-    return { user_id: me.userId ?? null, user_name: me.userName ?? null, email: me.emailId ?? null, name: [me.firstName, me.lastName].filter(Boolean).join(' ') || null };
+    const me = await client.request<{ userId?: string; userName?: string; emailId?: string; firstName?: string; lastName?: string }>(userId, {
+      path: '/userprofile/v1/users/@me',
+    });
+    return {
+      user_id: me.userId ?? null,
+      user_name: me.userName ?? null,
+      email: me.emailId ?? null,
+      name: [me.firstName, me.lastName].filter(Boolean).join(' ') || null,
+    };
   },
   routes,
 };

@@ -27,7 +27,9 @@ const SchemaFieldOut = Type.Object({
   name: Type.String(),
   mandatory: Type.Boolean(),
   data_type: Type.String(),
-  values: Type.Union([Type.Array(Type.Object({ id: Type.String(), value: Type.String() })), Type.Null()], { description: 'Allowed values (id or text accepted); null: free text' }),
+  values: Type.Union([Type.Array(Type.Object({ id: Type.String(), value: Type.String() })), Type.Null()], {
+    description: 'Allowed values (id or text accepted); null: free text',
+  }),
 });
 const UploadBody = Type.Object(
   {
@@ -105,11 +107,17 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
       const image = await cameraImage(ctx.host, req.params.camera_exid, { source: b.source, timestamp: b.timestamp });
       const schema = await schemaOf(client, userId, b.project_id);
       const stem = image.fileName.replace(/\.jpg$/, '');
-      const fields = resolveFields(schema, b.fields ?? {}, { Title: `${req.params.camera_exid} snapshot ${image.takenAt}`, DocumentNumber: stem.toUpperCase(), FileName: image.fileName });
+      const fields = resolveFields(schema, b.fields ?? {}, {
+        Title: `${req.params.camera_exid} snapshot ${image.takenAt}`,
+        DocumentNumber: stem.toUpperCase(),
+        FileName: image.fileName,
+      });
       const form = new FormData();
       form.set('document', new Blob([documentXml(fields)], { type: 'application/xml' }), 'document.xml');
       form.set('file', new Blob([new Uint8Array(image.jpeg)], { type: 'image/jpeg' }), image.fileName);
-      const registered = parseRegisteredDocument(await client.request<string>(userId, { method: 'POST', path: `/api/projects/${seg(b.project_id)}/register`, form, ...XML }));
+      const registered = parseRegisteredDocument(
+        await client.request<string>(userId, { method: 'POST', path: `/api/projects/${seg(b.project_id)}/register`, form, ...XML }),
+      );
       const camera = await ctx.host.cameras.row(req.params.camera_exid);
       const sent = Object.fromEntries(fields);
       const id = await store.recordUpload({

@@ -33,7 +33,8 @@ function parse(xml: string, what: string): Record<string, any> {
   }
 }
 
-const text = (v: unknown): string => (v === undefined || v === null ? '' : typeof v === 'object' ? String((v as Record<string, unknown>)['#text'] ?? '') : String(v));
+const text = (v: unknown): string =>
+  v === undefined || v === null ? '' : typeof v === 'object' ? String((v as Record<string, unknown>)['#text'] ?? '') : String(v);
 
 export function parseProjects(xml: string): { id: string; name: string; short_name: string | null }[] {
   const doc = parse(xml, 'the project list');
@@ -84,7 +85,13 @@ export function resolveFields(schema: SchemaField[], given: Record<string, strin
     if (f.values) {
       const hit = f.values.find((v) => v.id === raw) ?? f.values.find((v) => v.value.toLowerCase() === raw.toLowerCase());
       if (!hit) {
-        problems.push({ field: `fields.${f.identifier}`, message: `must be one of: ${f.values.map((v) => v.value).slice(0, 30).join(', ')}` });
+        problems.push({
+          field: `fields.${f.identifier}`,
+          message: `must be one of: ${f.values
+            .map((v) => v.value)
+            .slice(0, 30)
+            .join(', ')}`,
+        });
         continue;
       }
       out.push([f.identifier, hit.id]);
@@ -94,7 +101,10 @@ export function resolveFields(schema: SchemaField[], given: Record<string, strin
       else out.push([f.identifier, raw]);
     }
   }
-  if (problems.length) throw new ApiError('VALIDATION_ERROR', `The document does not fit the project’s register: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, { details: problems });
+  if (problems.length)
+    throw new ApiError('VALIDATION_ERROR', `The document does not fit the project’s register: ${problems.map((p) => `${p.field} ${p.message}`).join('; ')}`, {
+      details: problems,
+    });
   return out;
 }
 

@@ -32,7 +32,12 @@ async function routes(fastify: FastifyInstance, ctx: ConnectorContext): Promise<
     `${prefix}/devices`,
     {
       config: { access: scoped(['project:connectors']) },
-      schema: { tags, operationId: `${op}ListDevices`, summary: 'The doorbells of your connected account', response: { 200: Type.Object({ data: Type.Array(Device) }), ...connectorErrors() } },
+      schema: {
+        tags,
+        operationId: `${op}ListDevices`,
+        summary: 'The doorbells of your connected account',
+        response: { 200: Type.Object({ data: Type.Array(Device) }), ...connectorErrors() },
+      },
     },
     async (req) => {
       const body = obj(await client.request(actingUserId(req), { path: '/v1/devices' }));
@@ -60,8 +65,22 @@ async function routes(fastify: FastifyInstance, ctx: ConnectorContext): Promise<
       const camera = req.body.camera_exid ? await links.cameraOfProject(project.id, req.body.camera_exid) : null;
       // The device must be one of this person's (the provider's 404 → 404).
       const device = toDevice(await client.request(userId, { path: `/v1/devices/${encodeURIComponent(req.params.device_id)}` }));
-      const { link, secret } = await links.link({ provider: ctx.provider.id, projectId: project.id, cameraId: camera?.id ?? null, userId, remoteId: req.params.device_id, remoteName: device.name, onePerProject: false });
-      return { device, webhook_url: webhookUrl(ctx.host.publicUrl, prefix, link.id), webhook_secret: secret, linked_at: link.createdAt, camera_exid: camera?.exid ?? null };
+      const { link, secret } = await links.link({
+        provider: ctx.provider.id,
+        projectId: project.id,
+        cameraId: camera?.id ?? null,
+        userId,
+        remoteId: req.params.device_id,
+        remoteName: device.name,
+        onePerProject: false,
+      });
+      return {
+        device,
+        webhook_url: webhookUrl(ctx.host.publicUrl, prefix, link.id),
+        webhook_secret: secret,
+        linked_at: link.createdAt,
+        camera_exid: camera?.exid ?? null,
+      };
     },
   );
 
@@ -69,7 +88,14 @@ async function routes(fastify: FastifyInstance, ctx: ConnectorContext): Promise<
     `${prefix}/projects/:exid/events`,
     {
       config: { access: scoped(['project:connectors'], { project: fromPathProject, role: 'viewer' }) },
-      schema: { tags, operationId: `${op}ListEvents`, summary: 'Rings and other events of the project’s doorbells, newest first', params: ProjectParams, querystring: EventsQuery, response: { 200: EventsPage, ...connectorErrors() } },
+      schema: {
+        tags,
+        operationId: `${op}ListEvents`,
+        summary: 'Rings and other events of the project’s doorbells, newest first',
+        params: ProjectParams,
+        querystring: EventsQuery,
+        response: { 200: EventsPage, ...connectorErrors() },
+      },
     },
     async (req) => listSiteEvents(ctx, allowedProject(req).project.id, req.query),
   );
@@ -86,7 +112,8 @@ async function routes(fastify: FastifyInstance, ctx: ConnectorContext): Promise<
       const e = parseDoorbellEvent(body, link.remoteId);
       const project = await links.project(link.projectId);
       const cameraExid = await links.cameraExid(link.cameraId);
-      const snapshot = cameraExid && e.type === 'ring' ? await captureFrame(ctx, cameraExid, link.userId, `${NAME} ring: ${link.remoteName ?? link.remoteId}`) : null;
+      const snapshot =
+        cameraExid && e.type === 'ring' ? await captureFrame(ctx, cameraExid, link.userId, `${NAME} ring: ${link.remoteName ?? link.remoteId}`) : null;
       const device = link.remoteName ?? link.remoteId;
       return {
         eventId: e.id,
@@ -94,7 +121,17 @@ async function routes(fastify: FastifyInstance, ctx: ConnectorContext): Promise<
         notification: {
           type: e.type === 'ring' ? 'doorbell_ring' : 'doorbell_event',
           message: e.type === 'ring' ? `Someone rang ${device} at ${project.name}` : `${device} at ${project.name}: ${e.type}`,
-          context: { provider: ctx.provider.id, project_exid: project.exid, camera_exid: cameraExid, device_id: e.device_id, device_name: link.remoteName, event_id: e.id, event_type: e.type, occurred_at: e.occurred_at, snapshot },
+          context: {
+            provider: ctx.provider.id,
+            project_exid: project.exid,
+            camera_exid: cameraExid,
+            device_id: e.device_id,
+            device_name: link.remoteName,
+            event_id: e.id,
+            event_type: e.type,
+            occurred_at: e.occurred_at,
+            snapshot,
+          },
         },
       };
     },
@@ -131,7 +168,11 @@ export const doorbellProvider: ConnectorProvider = {
   credentialAuth: (c) => ({ headers: { authorization: `Basic ${Buffer.from(`${c.api_key ?? ''}:${c.api_secret ?? ''}`).toString('base64')}` } }),
   async describeAccount(client, userId) {
     const me = obj(await client.request(userId, { path: '/v1/account' }));
-    return { account_id: typeof me.id === 'string' ? me.id : null, name: typeof me.name === 'string' ? me.name : null, email: typeof me.email === 'string' ? me.email : null };
+    return {
+      account_id: typeof me.id === 'string' ? me.id : null,
+      name: typeof me.name === 'string' ? me.name : null,
+      email: typeof me.email === 'string' ? me.email : null,
+    };
   },
   routes,
 };

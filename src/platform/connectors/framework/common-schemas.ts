@@ -26,7 +26,13 @@ export const UploadRecord = Type.Object({
 });
 export const UploadList = Type.Object({ items: Type.Array(UploadRecord), total: Type.Integer(), limit: Type.Integer(), offset: Type.Integer() });
 
-export async function uploadsPage(store: ConnectorStore, provider: string, projectId: string, q: { limit?: number; offset?: number }, remoteProjectId?: string) {
+export async function uploadsPage(
+  store: ConnectorStore,
+  provider: string,
+  projectId: string,
+  q: { limit?: number; offset?: number },
+  remoteProjectId?: string,
+) {
   const limit = q.limit ?? 50;
   const offset = q.offset ?? 0;
   const { items, total } = await store.listUploads(provider, projectId, { limit, offset, remoteProjectId });

@@ -205,13 +205,26 @@ export class ConnectorStore {
   }
 
   /** Uploads of one project to one provider, newest first. */
-  async listUploads(provider: string, projectId: string, opts: { limit: number; offset: number; remoteProjectId?: string }): Promise<{ items: Upload[]; total: number }> {
+  async listUploads(
+    provider: string,
+    projectId: string,
+    opts: { limit: number; offset: number; remoteProjectId?: string },
+  ): Promise<{ items: Upload[]; total: number }> {
     const { total, rows } = await repo.uploadsOf(this.db, provider, projectId, opts);
     // The project's exid, the cameras' exids and the uploaders' e-mails, each asked once.
     const [projectExids, cameras, emails] = await Promise.all([
-      projectExidsOf(this.db, rows.map((r) => r.project_id)),
-      cameraRefsByIds(this.db, rows.flatMap((r) => (r.camera_id ? [r.camera_id] : []))),
-      emailsOf(this.db, rows.flatMap((r) => (r.user_id ? [r.user_id] : []))),
+      projectExidsOf(
+        this.db,
+        rows.map((r) => r.project_id),
+      ),
+      cameraRefsByIds(
+        this.db,
+        rows.flatMap((r) => (r.camera_id ? [r.camera_id] : [])),
+      ),
+      emailsOf(
+        this.db,
+        rows.flatMap((r) => (r.user_id ? [r.user_id] : [])),
+      ),
     ]);
     return {
       total,
@@ -239,7 +252,14 @@ export class ConnectorStore {
   // ---- events
 
   async recordEvent(e: { provider: string; userId?: string | null; projectId?: string | null; payload: Record<string, unknown> }): Promise<ConnectorEvent> {
-    const row = { id: newId(), provider: e.provider, user_id: e.userId ?? null, project_id: e.projectId ?? null, payload: JSON.stringify(e.payload), received_at: new Date().toISOString() };
+    const row = {
+      id: newId(),
+      provider: e.provider,
+      user_id: e.userId ?? null,
+      project_id: e.projectId ?? null,
+      payload: JSON.stringify(e.payload),
+      received_at: new Date().toISOString(),
+    };
     await repo.insertEvent(this.db, row);
     return { ...row, payload: e.payload };
   }

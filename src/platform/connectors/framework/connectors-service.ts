@@ -76,7 +76,11 @@ export class ConnectorsService {
   }
 
   /** OAuth providers: a fresh state (and PKCE verifier) bound to the person; returns where to send them. */
-  async startAuthorization(providerId: string, userId: string, opts: { redirectAfter?: string; projectExid?: string }): Promise<{ authorization_url: string; state: string; expires_at: string }> {
+  async startAuthorization(
+    providerId: string,
+    userId: string,
+    opts: { redirectAfter?: string; projectExid?: string },
+  ): Promise<{ authorization_url: string; state: string; expires_at: string }> {
     const { provider, flow } = this.entry(providerId);
     if (!flow) throw new ApiError('BAD_REQUEST', `${provider.name} connects with credentials, not OAuth`);
     if (opts.redirectAfter !== undefined && !isLocalPath(opts.redirectAfter)) {
@@ -86,7 +90,15 @@ export class ConnectorsService {
     const state = randomBytes(24).toString('base64url');
     const { url, codeVerifier } = await flow.authorizationUrl(state);
     const expiresAt = new Date(Date.now() + STATE_TTL_MS).toISOString();
-    await this.store.saveState({ state, userId, provider: providerId, codeVerifier, projectExid: opts.projectExid ?? null, redirectAfter: opts.redirectAfter ?? null, expiresAt });
+    await this.store.saveState({
+      state,
+      userId,
+      provider: providerId,
+      codeVerifier,
+      projectExid: opts.projectExid ?? null,
+      redirectAfter: opts.redirectAfter ?? null,
+      expiresAt,
+    });
     return { authorization_url: url, state, expires_at: expiresAt };
   }
 
@@ -94,7 +106,11 @@ export class ConnectorsService {
    * The provider sent the person back: check the state (single use, unexpired, this provider, and the
    * same person when the browser is signed in), exchange the code, store the tokens sealed.
    */
-  async completeAuthorization(providerId: string, callbackUrl: URL, signedInUserId: string | null): Promise<{ redirectAfter: string | null; projectExid: string | null; status: ConnectionStatus }> {
+  async completeAuthorization(
+    providerId: string,
+    callbackUrl: URL,
+    signedInUserId: string | null,
+  ): Promise<{ redirectAfter: string | null; projectExid: string | null; status: ConnectionStatus }> {
     const { provider, flow, client } = this.entry(providerId);
     if (!flow) throw new ApiError('NOT_FOUND', `${provider.name} has no OAuth callback`);
     const q = callbackUrl.searchParams;
@@ -104,10 +120,19 @@ export class ConnectorsService {
     if (!state) throw new ApiError('BAD_REQUEST', 'Unknown or expired authorization state: start connecting again');
     if (signedInUserId && signedInUserId !== state.userId) throw new ApiError('PERMISSION_DENIED', 'This authorization was started by someone else');
     const error = q.get('error');
-    if (error) throw new ApiError('BAD_REQUEST', `${provider.name} did not authorize the connection: ${error.slice(0, 100)}`, { details: { error: error.slice(0, 100) } });
+    if (error)
+      throw new ApiError('BAD_REQUEST', `${provider.name} did not authorize the connection: ${error.slice(0, 100)}`, {
+        details: { error: error.slice(0, 100) },
+      });
     if (!q.get('code')) throw validation('code', 'missing');
     const tokens = await flow.exchange(callbackUrl, stateParam, state.codeVerifier);
-    await this.store.saveConnection(state.userId, providerId, { authKind: 'oauth', accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: tokens.expiresAt, scopes: tokens.scopes });
+    await this.store.saveConnection(state.userId, providerId, {
+      authKind: 'oauth',
+      accessToken: tokens.accessToken,
+      refreshToken: tokens.refreshToken,
+      expiresAt: tokens.expiresAt,
+      scopes: tokens.scopes,
+    });
     if (provider.describeAccount) {
       // Nice to have: a provider that fails to say who we are still leaves a working connection.
       const account = await provider.describeAccount(client, state.userId).catch(() => null);

@@ -27,7 +27,10 @@ export class OAuthFlow {
     const { clientId, clientSecret, authUrl } = this.settings;
     if (!o) throw new Error(`${this.provider.id} is not an OAuth provider`);
     if (!clientId) {
-      throw new ApiError('CONNECTOR_NOT_CONFIGURED', `${this.provider.name} is not configured on this server (OVERLOOK_${envStem(this.provider.id)}_CLIENT_ID)`);
+      throw new ApiError(
+        'CONNECTOR_NOT_CONFIGURED',
+        `${this.provider.name} is not configured on this server (OVERLOOK_${envStem(this.provider.id)}_CLIENT_ID)`,
+      );
     }
     const server: oidc.ServerMetadata = {
       issuer: authUrl,
@@ -67,7 +70,10 @@ export class OAuthFlow {
   async exchange(callbackUrl: URL, state: string, codeVerifier: string | null): Promise<TokenSet> {
     const config = this.configuration();
     try {
-      const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, { expectedState: state, ...(codeVerifier ? { pkceCodeVerifier: codeVerifier } : {}) });
+      const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+        expectedState: state,
+        ...(codeVerifier ? { pkceCodeVerifier: codeVerifier } : {}),
+      });
       return this.tokenSet(tokens);
     } catch (err) {
       throw this.failure('exchange the authorization code', err);

@@ -52,7 +52,11 @@ export class ProviderClient {
   /** The person's connection, or 409 CONNECTOR_NOT_CONNECTED. */
   async connection(userId: string): Promise<Connection> {
     const c = await this.store.connection(userId, this.provider.id);
-    if (!c) throw new ApiError('CONNECTOR_NOT_CONNECTED', `${this.provider.name} is not connected: connect it first (POST /v2/connectors/${this.provider.id}/connect)`);
+    if (!c)
+      throw new ApiError(
+        'CONNECTOR_NOT_CONNECTED',
+        `${this.provider.name} is not connected: connect it first (POST /v2/connectors/${this.provider.id}/connect)`,
+      );
     return c;
   }
 
@@ -164,12 +168,20 @@ async function readLimited(res: Response): Promise<string> {
 function upstreamMessage(text: string): string | undefined {
   try {
     const j = JSON.parse(text) as Record<string, unknown>;
-    const m = j.message ?? j.error_description ?? j.error ?? j.developerMessage ?? (Array.isArray(j.errors) ? (j.errors[0] as { detail?: unknown })?.detail : undefined);
+    const m =
+      j.message ??
+      j.error_description ??
+      j.error ??
+      j.developerMessage ??
+      (Array.isArray(j.errors) ? (j.errors[0] as { detail?: unknown })?.detail : undefined);
     if (typeof m === 'string') return m.slice(0, 300);
   } catch {
     /* not JSON */
   }
-  const t = text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').trim();
+  const t = text
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return t ? t.slice(0, 300) : undefined;
 }
 

@@ -11,7 +11,6 @@ import type { ProviderDescription } from './provider-description.js';
 
 export { envStem, joinUrl, providerSettings, type OAuthSettings, type ProviderDescription, type ProviderSettings } from './provider-description.js';
 
-
 /** The app a provider's `routes` gets: TypeBox-typed, so params/body/querystring are inferred. */
 export type ConnectorApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;
 

@@ -30,7 +30,9 @@ export const ConnectionStatusSchema = Type.Object({
 
 const ConnectOAuthBody = Type.Object(
   {
-    redirect_after: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: 'A path on this site to send the browser back to after the callback' })),
+    redirect_after: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 500, description: 'A path on this site to send the browser back to after the callback' }),
+    ),
     project_exid: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The project the person was looking at, passed back on return' })),
   },
   { additionalProperties: false },
@@ -44,7 +46,10 @@ const ConnectOAuthReply = Type.Object({
 /** Registers the shared OAuth callback; once, for every OAuth provider. */
 export async function connectorCallbackRoute(fastify: FastifyInstance, connectors: ConnectorsService): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const ids = connectors.providers().filter((p) => p.authKind === 'oauth').map((p) => p.id);
+  const ids = connectors
+    .providers()
+    .filter((p) => p.authKind === 'oauth')
+    .map((p) => p.id);
   if (!ids.length) return;
   app.get(
     '/v2/connectors/:provider/callback',
@@ -104,7 +109,8 @@ export async function registerConnector(fastify: FastifyInstance, connectors: Co
           response: { 200: ConnectOAuthReply, ...connectorErrors() },
         },
       },
-      async (req) => connectors.startAuthorization(provider.id, actingUserId(req), { redirectAfter: req.body?.redirect_after, projectExid: req.body?.project_exid }),
+      async (req) =>
+        connectors.startAuthorization(provider.id, actingUserId(req), { redirectAfter: req.body?.redirect_after, projectExid: req.body?.project_exid }),
     );
   } else {
     const body: TSchema = provider.credentialsSchema ?? Type.Object({}, { additionalProperties: false });
@@ -128,7 +134,12 @@ export async function registerConnector(fastify: FastifyInstance, connectors: Co
     `${prefix}/status`,
     {
       config: { access },
-      schema: { tags: CONNECTOR_TAGS, operationId: `${op}Status`, summary: `Whether you have connected ${provider.name}, and as whom`, response: { 200: ConnectionStatusSchema, ...connectorErrors() } },
+      schema: {
+        tags: CONNECTOR_TAGS,
+        operationId: `${op}Status`,
+        summary: `Whether you have connected ${provider.name}, and as whom`,
+        response: { 200: ConnectionStatusSchema, ...connectorErrors() },
+      },
     },
     async (req) => connectors.status(provider.id, actingUserId(req)),
   );

@@ -7,7 +7,9 @@ import type { ConnectorHost } from './connector-host.js';
 
 export const SnapshotSourceFields = {
   source: Type.Optional(StringEnum(['recorded', 'live'], { description: 'recorded (default): from the cloud recordings; live: a frame from the camera now' })),
-  timestamp: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'Recorded: the snapshot nearest this time (ISO-8601); default the latest' })),
+  timestamp: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 40, description: 'Recorded: the snapshot nearest this time (ISO-8601); default the latest' }),
+  ),
 };
 
 export interface CameraImage {
@@ -17,7 +19,11 @@ export interface CameraImage {
   fileName: string;
 }
 
-export async function cameraImage(platform: Pick<ConnectorHost, 'liveView' | 'snapshotReader'>, cameraExid: string, opts: { source?: 'recorded' | 'live'; timestamp?: string }): Promise<CameraImage> {
+export async function cameraImage(
+  platform: Pick<ConnectorHost, 'liveView' | 'snapshotReader'>,
+  cameraExid: string,
+  opts: { source?: 'recorded' | 'live'; timestamp?: string },
+): Promise<CameraImage> {
   let jpeg: Buffer;
   let takenAt: string;
   if (opts.source === 'live') {

@@ -89,11 +89,21 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
     `${prefix}/companies/:company_id/projects`,
     {
       config: { access: browse },
-      schema: { tags, operationId: `${op}ListProjects`, summary: 'Projects of one of your Procore companies', params: CompanyParams, response: { 200: Type.Array(Project), ...connectorErrors() } },
+      schema: {
+        tags,
+        operationId: `${op}ListProjects`,
+        summary: 'Projects of one of your Procore companies',
+        params: CompanyParams,
+        response: { 200: Type.Array(Project), ...connectorErrors() },
+      },
     },
     async (req) => {
       const { company_id } = req.params;
-      const list = await client.request<ProcoreProject[]>(actingUserId(req), { path: '/rest/v1.0/projects', query: { company_id, per_page: 300 }, headers: companyHeader(company_id) });
+      const list = await client.request<ProcoreProject[]>(actingUserId(req), {
+        path: '/rest/v1.0/projects',
+        query: { company_id, per_page: 300 },
+        headers: companyHeader(company_id),
+      });
       return list.map((p) => ({ id: String(p.id), name: p.display_name ?? p.name, project_number: p.project_number ?? null, active: p.active !== false }));
     },
   );
@@ -112,7 +122,11 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
     },
     async (req) => {
       const { company_id, project_id } = req.params;
-      const list = await client.request<ProcoreCategory[]>(actingUserId(req), { path: '/rest/v1.0/image_categories', query: { project_id }, headers: companyHeader(company_id) });
+      const list = await client.request<ProcoreCategory[]>(actingUserId(req), {
+        path: '/rest/v1.0/image_categories',
+        query: { project_id },
+        headers: companyHeader(company_id),
+      });
       return list.map((c) => ({ id: String(c.id), name: c.name }));
     },
   );
@@ -142,11 +156,33 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
       if (b.image_category_id) form.set('image[image_category_id]', b.image_category_id);
       form.set('image[description]', b.description ?? `${req.params.camera_exid} at ${image.takenAt} (Overlook)`);
       form.set('image[taken_at]', image.takenAt);
-      const created = await client.request<ProcoreImage>(userId, { method: 'POST', path: '/rest/v1.0/images', query: { project_id: b.project_id }, form, headers: companyHeader(b.company_id) });
+      const created = await client.request<ProcoreImage>(userId, {
+        method: 'POST',
+        path: '/rest/v1.0/images',
+        query: { project_id: b.project_id },
+        form,
+        headers: companyHeader(b.company_id),
+      });
       const camera = await ctx.host.cameras.row(req.params.camera_exid);
       const details = { company_id: b.company_id, image_category_id: b.image_category_id ?? null, url: created.url ?? null, taken_at: image.takenAt };
-      const id = await store.recordUpload({ provider: provider.id, userId, projectId: project.id, cameraId: camera.id, remoteProjectId: b.project_id, remoteId: String(created.id), name: image.fileName, details });
-      return reply.code(201).send({ id, procore_image_id: String(created.id), procore_project_id: b.project_id, url: created.url ?? null, taken_at: image.takenAt, file_name: image.fileName });
+      const id = await store.recordUpload({
+        provider: provider.id,
+        userId,
+        projectId: project.id,
+        cameraId: camera.id,
+        remoteProjectId: b.project_id,
+        remoteId: String(created.id),
+        name: image.fileName,
+        details,
+      });
+      return reply.code(201).send({
+        id,
+        procore_image_id: String(created.id),
+        procore_project_id: b.project_id,
+        url: created.url ?? null,
+        taken_at: image.takenAt,
+        file_name: image.fileName,
+      });
     },
   );
 

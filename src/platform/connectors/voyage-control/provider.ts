@@ -26,7 +26,14 @@ const BookingsQuery = Type.Object(
   {
     from: Type.String({ minLength: 1, maxLength: 40, description: 'ISO 8601: bookings ending after this' }),
     to: Type.String({ minLength: 1, maxLength: 40, description: 'ISO 8601: bookings starting before this (at most 31 days after from)' }),
-    status: Type.Optional(Type.String({ minLength: 1, maxLength: 32, pattern: '^[a-z_]+$', description: 'Only bookings in this Voyage status (pending, approved, arrived, completed, cancelled…)' })),
+    status: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 32,
+        pattern: '^[a-z_]+$',
+        description: 'Only bookings in this Voyage status (pending, approved, arrived, completed, cancelled…)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -53,7 +60,10 @@ async function routes(fastify: FastifyInstance, ctx: ConnectorContext): Promise<
         summary: `Link a ${NAME} venue (your account’s) to the project: its bookings and gate events become the project’s`,
         params: ProjectParams,
         body: Type.Object({ venue_id: Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' }) }, { additionalProperties: false }),
-        response: { 200: Type.Object({ venue_id: Type.String(), venue_name: Nullable(Type.String()), timezone: Nullable(Type.String()), ...WebhookSetup }), ...connectorErrors() },
+        response: {
+          200: Type.Object({ venue_id: Type.String(), venue_name: Nullable(Type.String()), timezone: Nullable(Type.String()), ...WebhookSetup }),
+          ...connectorErrors(),
+        },
       },
     },
     async (req) => {
@@ -62,7 +72,15 @@ async function routes(fastify: FastifyInstance, ctx: ConnectorContext): Promise<
       // The venue must exist and be reachable with this person's key (404 from Voyage → 404).
       const venue = obj(await client.request(userId, { path: `/api/v1/venues/${encodeURIComponent(req.body.venue_id)}` }));
       const name = typeof venue.name === 'string' ? venue.name : null;
-      const { link, secret } = await links.link({ provider: ctx.provider.id, projectId: project.id, cameraId: null, userId, remoteId: req.body.venue_id, remoteName: name, onePerProject: true });
+      const { link, secret } = await links.link({
+        provider: ctx.provider.id,
+        projectId: project.id,
+        cameraId: null,
+        userId,
+        remoteId: req.body.venue_id,
+        remoteName: name,
+        onePerProject: true,
+      });
       return {
         venue_id: link.remoteId,
         venue_name: name,
@@ -85,7 +103,10 @@ async function routes(fastify: FastifyInstance, ctx: ConnectorContext): Promise<
         summary: `Deliveries and visits booked at the project’s ${NAME} venue in a time range`,
         params: ProjectParams,
         querystring: BookingsQuery,
-        response: { 200: Type.Object({ venue_id: Type.String(), venue_name: Nullable(Type.String()), from: Type.String(), to: Type.String(), data: Type.Array(Booking) }), ...connectorErrors() },
+        response: {
+          200: Type.Object({ venue_id: Type.String(), venue_name: Nullable(Type.String()), from: Type.String(), to: Type.String(), data: Type.Array(Booking) }),
+          ...connectorErrors(),
+        },
       },
     },
     async (req) => {
@@ -141,7 +162,16 @@ async function routes(fastify: FastifyInstance, ctx: ConnectorContext): Promise<
         notification: {
           type: 'site_access_event',
           message: `${NAME}: ${e.type.replace(/[._]/g, ' ')}${e.gate ? ` at ${e.gate}` : ''}${who ? ` — ${who}` : ''} on ${project.name}`,
-          context: { provider: ctx.provider.id, project_exid: project.exid, event_id: e.id, event_type: e.type, occurred_at: e.occurred_at, gate: e.gate, booking_reference: e.booking_reference, vehicle_registration: e.vehicle_registration },
+          context: {
+            provider: ctx.provider.id,
+            project_exid: project.exid,
+            event_id: e.id,
+            event_type: e.type,
+            occurred_at: e.occurred_at,
+            gate: e.gate,
+            booking_reference: e.booking_reference,
+            vehicle_registration: e.vehicle_registration,
+          },
         },
       };
     },
@@ -154,13 +184,20 @@ export const voyageControlProvider: ConnectorProvider = {
   operationPrefix: 'voyageControl',
   authKind: 'credentials',
   defaultUrls: { api: 'https://api.voyagecontrol.com' },
-  credentialsSchema: Type.Object({ api_key: Type.String({ minLength: 8, maxLength: 256, pattern: '^[A-Za-z0-9._~+/=-]+$', description: 'A Voyage Control API key' }) }, { additionalProperties: false }),
+  credentialsSchema: Type.Object(
+    { api_key: Type.String({ minLength: 8, maxLength: 256, pattern: '^[A-Za-z0-9._~+/=-]+$', description: 'A Voyage Control API key' }) },
+    { additionalProperties: false },
+  ),
   credentialAuth: (c) => ({ headers: { authorization: `Bearer ${c.api_key ?? ''}` } }),
   // Who the key belongs to; Voyage's 401 refuses the key at connect.
   async describeAccount(client, userId) {
     const me = obj(await client.request(userId, { path: '/api/v1/me' }));
     const org = obj(me.organisation);
-    return { user: typeof me.name === 'string' ? me.name : null, email: typeof me.email === 'string' ? me.email : null, organisation: typeof org.name === 'string' ? org.name : null };
+    return {
+      user: typeof me.name === 'string' ? me.name : null,
+      email: typeof me.email === 'string' ? me.email : null,
+      organisation: typeof org.name === 'string' ? org.name : null,
+    };
   },
   routes,
 };

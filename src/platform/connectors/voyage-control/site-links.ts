@@ -44,7 +44,15 @@ export class SiteLinks {
    * `onePerProject` every earlier link of the provider in the project) with a fresh webhook secret,
    * returned in clear this once.
    */
-  async link(l: { provider: string; projectId: string; cameraId: string | null; userId: string; remoteId: string; remoteName: string | null; onePerProject: boolean }): Promise<{ link: SiteLink; secret: string }> {
+  async link(l: {
+    provider: string;
+    projectId: string;
+    cameraId: string | null;
+    userId: string;
+    remoteId: string;
+    remoteName: string | null;
+    onePerProject: boolean;
+  }): Promise<{ link: SiteLink; secret: string }> {
     const secret = `whsec_${randomBytes(24).toString('base64url')}`;
     const now = new Date().toISOString();
     const id = newId();
@@ -111,7 +119,17 @@ export class SiteLinks {
   }
 }
 
-type Row = { id: string; provider: string; project_id: string; camera_id: string | null; user_id: string; remote_id: string; remote_name: string | null; created_at: string; updated_at: string };
+type Row = {
+  id: string;
+  provider: string;
+  project_id: string;
+  camera_id: string | null;
+  user_id: string;
+  remote_id: string;
+  remote_name: string | null;
+  created_at: string;
+  updated_at: string;
+};
 const toLink = (r: Row): SiteLink => ({
   id: r.id,
   provider: r.provider,

@@ -7,12 +7,18 @@ import type { ConnectorContext } from '../framework/provider.js';
 
 export const ProjectParams = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });
 export const WebhookParams = Type.Object({
-  link_id: Type.String({ pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$', description: 'The link id from the webhook URL' }),
+  link_id: Type.String({
+    pattern: '^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$',
+    description: 'The link id from the webhook URL',
+  }),
 });
 export const WebhookReply = Type.Object({ received: Type.Literal(true), event_id: Type.String(), notified: Type.Integer({ description: 'People notified' }) });
 
 export const EventsQuery = Type.Object(
-  { page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'Default 50' })) },
+  {
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 100_000 })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, description: 'Default 50' })),
+  },
   { additionalProperties: false },
 );
 export const SiteEvent = Type.Object({

@@ -72,7 +72,13 @@ export async function registerSiteWebhook(
       `${opts.prefix}/webhooks/:link_id`,
       {
         config: { access: publicRoute() },
-        schema: { tags: opts.tags, operationId: opts.operationId, summary: opts.summary, params: WebhookParams, response: { 200: WebhookReply, ...connectorErrors() } },
+        schema: {
+          tags: opts.tags,
+          operationId: opts.operationId,
+          summary: opts.summary,
+          params: WebhookParams,
+          response: { 200: WebhookReply, ...connectorErrors() },
+        },
       },
       async (req) => receiveSiteWebhook(opts.ctx, opts.links, req, req.params.link_id, opts.headers, opts.interpret),
     );

@@ -62,7 +62,7 @@ export function parseGateEvent(body: unknown): GateEvent {
   const occurred = isoTime('occurred_at', b.occurred_at);
   const booking = o(b.booking);
   const gate = o(b.gate);
-  const short = (v: unknown) => (s(v)?.slice(0, 200) ?? null);
+  const short = (v: unknown) => s(v)?.slice(0, 200) ?? null;
   return {
     id: b.id,
     type: b.type,

@@ -84,7 +84,10 @@ export const aerisweatherProvider: ConnectorProvider = {
   operationPrefix: 'aerisweather',
   authKind: 'credentials',
   defaultUrls: { api: 'https://api.aerisapi.com' },
-  credentialsSchema: Type.Object({ client_id: Credential('The AerisWeather client id'), client_secret: Credential('The AerisWeather client secret') }, { additionalProperties: false }),
+  credentialsSchema: Type.Object(
+    { client_id: Credential('The AerisWeather client id'), client_secret: Credential('The AerisWeather client secret') },
+    { additionalProperties: false },
+  ),
   credentialAuth: (c) => ({ query: { client_id: c.client_id ?? '', client_secret: c.client_secret ?? '' } }),
   // `:auto` is Aeris' own "where the request comes from": any place proves the credentials.
   async describeAccount(client, userId) {

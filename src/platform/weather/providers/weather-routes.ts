@@ -14,7 +14,10 @@ import { projectLocation } from './project-location.js';
 import { WeatherDay, WeatherNow } from './weather-record.js';
 
 const ProjectParams = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });
-const DayQuery = Type.Object({ date: Type.String({ minLength: 10, maxLength: 10, description: 'The day, YYYY-MM-DD (the place’s local day)' }) }, { additionalProperties: false });
+const DayQuery = Type.Object(
+  { date: Type.String({ minLength: 10, maxLength: 10, description: 'The day, YYYY-MM-DD (the place’s local day)' }) },
+  { additionalProperties: false },
+);
 
 /** A real calendar day, not after tomorrow (UTC; the place may already be a day ahead). */
 export function checkDay(date: string): string {

@@ -26,7 +26,8 @@ async function call(client: ProviderClient, userId: string, path: string, query:
   if (isObject(body) && body.success === false) {
     const err = isObject(body.error) ? body.error : {};
     const code = num(err.code);
-    if (code !== null && REFUSED_KEY.has(code)) throw new ApiError('CONNECTOR_AUTH_EXPIRED', `${NAME} refused the access key (${str(err.type) ?? code}): connect again`);
+    if (code !== null && REFUSED_KEY.has(code))
+      throw new ApiError('CONNECTOR_AUTH_EXPIRED', `${NAME} refused the access key (${str(err.type) ?? code}): connect again`);
     throw new ApiError('BAD_GATEWAY', `${NAME} refused the request: ${str(err.info) ?? str(err.type) ?? 'unknown error'}`);
   }
   if (!isObject(body)) throw new ApiError('BAD_GATEWAY', `${NAME} answered an unexpected body`);
@@ -91,7 +92,10 @@ export const weatherstackProvider: ConnectorProvider = {
   operationPrefix: 'weatherstack',
   authKind: 'credentials',
   defaultUrls: { api: 'https://api.weatherstack.com' },
-  credentialsSchema: Type.Object({ access_key: Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$', description: 'The WeatherStack API access key' }) }, { additionalProperties: false }),
+  credentialsSchema: Type.Object(
+    { access_key: Type.String({ minLength: 8, maxLength: 128, pattern: '^[A-Za-z0-9_-]+$', description: 'The WeatherStack API access key' }) },
+    { additionalProperties: false },
+  ),
   credentialAuth: (c) => ({ query: { access_key: c.access_key ?? '' } }),
   // One cheap authenticated call proves the key. `fetch:ip` is WeatherStack's own "where the request
   // comes from": no project location is needed to check a key.
