@@ -1,4 +1,4 @@
-// Platform commands: serve, up, migrate, users create (README.md).
+// Platform commands: serve, up, migrate, users create, keys rotate (README.md).
 import type { Command } from 'commander';
 import { platformConfig } from '../lib/config.js';
 import { openDb, platformDbOptions } from '../lib/db/index.js';
@@ -12,6 +12,8 @@ import { createUser } from '../platform/users/create-user.js';
 import { seedDemoData } from '../platform/demo/seed.js';
 import { startCompanions } from './companions.js';
 import { servicesOf } from '../platform/plugins/feature.js';
+import { rotateJwtKey } from '../platform/secrets/jwt-keys.js';
+import { jwtKeyRetireAfterMs, openSecretStore } from '../platform/secrets/secrets-plugin.js';
 
 const serveOptions = (cmd: Command) =>
   cmd
@@ -96,6 +98,31 @@ export function registerPlatformCommands(program: Command): void {
           return;
         }
         throw err;
+      } finally {
+        await db.close();
+      }
+    });
+
+  const keys = program.command('keys').description('Manage the keys kept in the database');
+  keys
+    .command('rotate')
+    .description('Add a new active JWT signing key; tokens signed by the older keys keep verifying until they expire')
+    .option('--data-dir <dir>', 'data directory (default ./data)')
+    .action(async (opts) => {
+      const config = platformConfig(opts);
+      if (config.jwtPrivateKeyPem) {
+        process.stderr.write('overlook: OVERLOOK_JWT_PRIVATE_KEY is set: JWTs are signed with that key, not with the keys kept in the database\n');
+        process.exitCode = 2;
+        return;
+      }
+      const db = openDb<PlatformDatabase>(platformDbOptions(config));
+      try {
+        await migrateToLatest(db, PLATFORM_MIGRATIONS);
+        const rotated = await rotateJwtKey(openSecretStore(config, db, { warn: (m) => process.stderr.write(`overlook: ${m}\n`) }), {
+          dataDir: config.dataDir,
+          retireAfterMs: jwtKeyRetireAfterMs(config),
+        });
+        process.stdout.write(`${JSON.stringify({ active_kid: rotated.kid, kids: rotated.listed })}\n`);
       } finally {
         await db.close();
       }

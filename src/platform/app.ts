@@ -5,9 +5,9 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { PlatformConfig } from '../lib/config.js';
 import type { PlatformDb } from './db/database.js';
-import type { JwtSigner } from '../lib/auth/jwt.js';
 import { createBaseApp } from '../lib/http/base-app.js';
 import { infrastructure } from './plugins/infrastructure.js';
+import { secretsFeature } from './secrets/secrets-plugin.js';
 import { auditFeature } from './audit/audit-plugin.js';
 import { lifecycleFeature } from './lifecycle/lifecycle-plugin.js';
 import { notificationsFeature } from './notifications/notifications-plugin.js';
@@ -19,6 +19,7 @@ import { membersFeature } from './members/members-plugin.js';
 import { projectsFeature } from './projects/projects-plugin.js';
 import { camerasFeature } from './cameras/cameras-plugin.js';
 import { liveViewFeature } from './live-view/live-view-plugin.js';
+import { workFeature } from './work/work-plugin.js';
 import { recordingsFeature } from './recordings/recordings-plugin.js';
 import { anprFeature } from './anpr/anpr-plugin.js';
 import { cameraLifecycleFeature } from './cameras/camera-lifecycle-plugin.js';
@@ -68,7 +69,6 @@ import { mediaHubRoutes } from './media-hub/routes.js';
 export interface PlatformAppOptions {
   config: PlatformConfig;
   db: PlatformDb;
-  signer?: JwtSigner;
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -76,6 +76,7 @@ export type PlatformApp = FastifyInstance;
 
 /** Each feature's services, in an order where every plugin comes after the ones it needs. */
 export const FEATURES = [
+  secretsFeature,
   auditFeature,
   lifecycleFeature,
   notificationsFeature,
@@ -86,6 +87,7 @@ export const FEATURES = [
   membersFeature,
   projectsFeature,
   camerasFeature,
+  workFeature,
   liveViewFeature,
   recordingsFeature,
   anprFeature,
@@ -137,7 +139,7 @@ export const ROUTES = [
 
 export async function buildPlatformApp(opts: PlatformAppOptions): Promise<FastifyInstance> {
   const app = createBaseApp({ logger: opts.logger, bodyLimit: opts.config.bodyLimit, trustProxy: opts.config.trustProxy });
-  await app.register(infrastructure, { config: opts.config, db: opts.db, signer: opts.signer });
+  await app.register(infrastructure, { config: opts.config, db: opts.db });
   for (const feature of FEATURES) await app.register(feature);
   await app.register(accessFeature);
   await app.register(explainerFeature);

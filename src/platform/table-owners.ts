@@ -6,7 +6,7 @@
 /** Feature folder under src/platform → its tables (`prefix_*` stands for every table with that prefix). */
 export const TABLE_OWNERS: Readonly<Record<string, readonly string[]>> = {
   users: ['users'],
-  auth: ['sessions', 'session_activities', 'oidc_login_states', 'user_identities'],
+  auth: ['sessions', 'session_activities', 'oidc_login_states', 'user_identities', 'login_throttle'],
   audit: ['audit_events'],
   notifications: ['notifications'],
   projects: ['projects', 'project_logos', 'project_thumbnails'],
@@ -23,6 +23,8 @@ export const TABLE_OWNERS: Readonly<Record<string, readonly string[]>> = {
   weather: ['weather_cache'],
   'video-walls': ['video_walls', 'video_wall_tiles'],
   comments: ['comments'],
+  secrets: ['secrets'],
+  work: ['work_leases'],
 };
 
 /** The feature that owns a table, or undefined when no feature claims it. */

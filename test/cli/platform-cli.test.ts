@@ -74,6 +74,23 @@ describe('overlook users create', () => {
   });
 });
 
+describe('overlook keys rotate', () => {
+  it('adds a new active signing key each time and lists the older ones; refuses when OVERLOOK_JWT_PRIVATE_KEY is set', () => {
+    const dir = tempDir();
+    const first = overlook(['keys', 'rotate', '--data-dir', dir]);
+    expect(first.status, first.stderr).toBe(0);
+    const one = JSON.parse(first.stdout) as { active_kid: string; kids: string[] };
+    expect(one.kids).toHaveLength(2);
+    expect(one.kids[0]).toBe(one.active_kid);
+    const second = overlook(['keys', 'rotate', '--data-dir', dir]);
+    const two = JSON.parse(second.stdout) as { active_kid: string; kids: string[] };
+    expect(two.kids).toEqual([two.active_kid, ...one.kids]);
+    const pinned = overlook(['keys', 'rotate', '--data-dir', dir], { OVERLOOK_JWT_PRIVATE_KEY: 'pem' });
+    expect(pinned.status).toBe(2);
+    expect(pinned.stderr).toContain('OVERLOOK_JWT_PRIVATE_KEY');
+  });
+});
+
 describe('overlook serve', () => {
   it('answers /health and signs in over real HTTP; credentials never reach the log', async () => {
     const dir = tempDir();

@@ -2,7 +2,7 @@
 // locally against the main API's published JWKS (no shared secret), then the session behind it is asked
 // for at the main API on every request, so a logged-out or revoked session is refused at once.
 import { createRemoteJWKSet, type JWTVerifyGetKey } from 'jose';
-import { looksLikeJwt, verifyPlatformJwt } from './jwt.js';
+import { JWT_KEYS_REFRESH_MS, looksLikeJwt, verifyPlatformJwt } from './jwt.js';
 
 export interface PlatformUser {
   id: string;
@@ -19,8 +19,9 @@ export class PlatformSessionCheck {
   private readonly jwks: JWTVerifyGetKey;
 
   constructor(private readonly apiUrl: string) {
-    // jose caches the key set and refetches it when it meets an unknown key id (key rotation).
-    this.jwks = createRemoteJWKSet(new URL('/.well-known/jwks.json', apiUrl), { timeoutDuration: 5000 });
+    // jose caches the key set and refetches it when it meets an unknown key id (key rotation: a token
+    // signed by a key added since), at most once a second rather than jose's default 30 s.
+    this.jwks = createRemoteJWKSet(new URL('/.well-known/jwks.json', apiUrl), { timeoutDuration: 5000, cooldownDuration: JWT_KEYS_REFRESH_MS });
   }
 
   async check(token: string): Promise<SessionCheck> {

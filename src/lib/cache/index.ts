@@ -10,3 +10,12 @@ export {
   type ForgetOrigin,
 } from './cache-registry.js';
 export { boundedMemo } from './bounded-memo.js';
+export {
+  type BusLog,
+  cacheChannel,
+  decodeForgets,
+  encodeForgets,
+  InvalidationBus,
+  type InvalidationBusOptions,
+  MAX_PAYLOAD_BYTES,
+} from './invalidation-bus.js';

@@ -64,8 +64,8 @@ const Platform = {
     text('`1`: behind a TLS-terminating proxy; the client address comes from `X-Forwarded-For` and OAuth cookies are marked secure', { defaultText: 'off' }),
   ),
   OVERLOOK_JWT_PRIVATE_KEY: Type.Optional(
-    nonEmpty('PKCS#8 PEM of the ES256 key that signs JWTs; set it when several API processes share a database', {
-      defaultText: 'generated into the data directory',
+    nonEmpty('PKCS#8 PEM of the ES256 key that signs JWTs; when set it wins over the keys kept in the database and `overlook keys rotate` refuses', {
+      defaultText: 'kept in the database, sealed (docs/deploy.md)',
     }),
   ),
   OVERLOOK_LOGIN_FAILURES_PER_ACCOUNT: positive(5, 'Failed sign-ins allowed per account before 429'),
@@ -79,6 +79,16 @@ const Platform = {
     text('`0`, `false`, `off` or `no`: this process does not run the cloud recording loop (recorder and retention)', { defaultText: 'on' }),
   ),
   OVERLOOK_RECORDING_CONCURRENCY: positive(16, 'Most camera fetches the recording loop runs at once'),
+  OVERLOOK_WORK_LEASE_SECONDS: positive(
+    30,
+    "How long a node's lease on background work (a camera's recording, retention, a media render) lasts unless renewed: a dead node's work is taken over within about this long (docs/deploy.md)",
+  ),
+  OVERLOOK_NODE_URL: Type.Optional(
+    nonEmpty(
+      "Where the other nodes reach this one (http or https, no query): a live view request landing on a node that does not run the camera's stream is passed to the node that does (docs/deploy.md)",
+      { defaultText: "`http://<host>:<port>` the node listens on (the machine's host name when it listens on every address)" },
+    ),
+  ),
   OVERLOOK_STORAGE: Type.Enum(['fs', 's3'], {
     default: 'fs',
     description: 'Where binary objects go: files under `<data dir>/objects`, or an S3-compatible bucket (`OVERLOOK_S3_*`)',
@@ -120,12 +130,14 @@ const Platform = {
   ...McpUrl,
   ...McpPort,
   OVERLOOK_OAUTH_KEYS: Type.Optional(
-    nonEmpty('OAuth signing and cookie keys as JSON `{"jwks": {"keys": […]}, "cookieKeys": […]}`; set it when several API processes share a database', {
-      defaultText: 'generated into `<data dir>/oauth-keys.json`',
+    nonEmpty('OAuth signing and cookie keys as JSON `{"jwks": {"keys": […]}, "cookieKeys": […]}`; when set it wins over the keys kept in the database', {
+      defaultText: 'kept in the database, sealed (docs/deploy.md)',
     }),
   ),
   OVERLOOK_SECRET_KEY: Type.Optional(
-    nonEmpty('Key of the connector vault: base64 of 32 bytes', { defaultText: 'generated into `<data dir>/connector-secret.key`' }),
+    nonEmpty('Base64 of 32 bytes that seals the keys kept in the database (docs/deploy.md); every API process of one database needs the same', {
+      defaultText: 'generated into `<data dir>/connector-secret.key` (one node only)',
+    }),
   ),
   OVERLOOK_CONNECTOR_TIMEOUT_MS: positive(10_000, 'How long one connector provider request may take, in milliseconds'),
   OVERLOOK_WEATHER_URL: Type.Optional(nonEmpty("Weather forecast API base URL (Open-Meteo's API shape)", { defaultText: `\`${OPEN_METEO_URL}\`` })),

@@ -21,8 +21,10 @@ export interface PlatformConfig {
   bodyLimit: number;
   /** Public base URL, used in links the API hands out. */
   publicUrl: string;
-  /** PEM-encoded PKCS#8 private key for signing JWTs; generated into the data dir when absent. */
+  /** PEM-encoded PKCS#8 private key for signing JWTs; when absent the signing keys are kept in the database (docs/deploy.md, Secrets). */
   jwtPrivateKeyPem?: string;
+  /** OVERLOOK_SECRET_KEY: base64 of 32 bytes that seals the secrets in the database; generated into `<dataDir>/connector-secret.key` when absent. */
+  secretKey?: string;
   /** Failed sign-ins allowed per account and per address before 429. */
   loginFailuresPerAccount: number;
   loginFailuresPerAddress: number;
@@ -41,6 +43,10 @@ export interface PlatformConfig {
   recordingLoop: boolean;
   /** Most camera fetches the recording loop runs at once. */
   recordingConcurrency: number;
+  /** How long a lease on background work lasts unless its node renews it, in seconds (docs/deploy.md, Background work). */
+  workLeaseSeconds: number;
+  /** Where the other nodes reach this one (OVERLOOK_NODE_URL, no trailing slash); unset: the address it listens on. */
+  nodeUrl?: string;
   /** Where binary objects go: files under `<dataDir>/objects`, or an S3-compatible bucket. */
   storage: StorageConfig;
   /** Largest ANPR plate image accepted, in bytes of JPEG (the request body limit applies too). */
@@ -65,9 +71,9 @@ export interface PlatformConfig {
   admin: AdminConfig;
   /** OAuth: the MCP server's resource URL (its `/mcp`), the resource access tokens are issued for. */
   mcpUrl: string;
-  /** OAuth: signing and cookie keys as JSON (OVERLOOK_OAUTH_KEYS); generated into the data dir when absent. */
+  /** OAuth: signing and cookie keys as JSON (OVERLOOK_OAUTH_KEYS); kept in the database when absent. */
   oauthKeysJson?: string;
-  /** Connectors: the vault key, the provider timeout, and the OVERLOOK_<PROVIDER>_URL/_AUTH_URL/_CLIENT_ID/_CLIENT_SECRET variables. */
+  /** Connectors: the provider timeout, and the OVERLOOK_<PROVIDER>_URL/_AUTH_URL/_CLIENT_ID/_CLIENT_SECRET variables. */
   connectors: ConnectorsConfig;
   /** Weather provider (Open-Meteo's API shape): forecast base URL (OVERLOOK_WEATHER_URL) and archive base URL (OVERLOOK_WEATHER_ARCHIVE_URL; defaults to OVERLOOK_WEATHER_URL when only that is set). */
   weatherUrl: string;
@@ -93,6 +99,7 @@ export function platformConfig(flags: { dataDir?: string } = {}, env: Env = proc
     settingsImageMaxBytes: e.OVERLOOK_SETTINGS_IMAGE_MAX_BYTES,
     publicUrl: e.OVERLOOK_PUBLIC_URL ?? `http://${addr.host}:${addr.port}`,
     jwtPrivateKeyPem: e.OVERLOOK_JWT_PRIVATE_KEY,
+    secretKey: e.OVERLOOK_SECRET_KEY,
     loginFailuresPerAccount: e.OVERLOOK_LOGIN_FAILURES_PER_ACCOUNT,
     loginFailuresPerAddress: e.OVERLOOK_LOGIN_FAILURES_PER_ADDRESS,
     loginBlockSeconds: e.OVERLOOK_LOGIN_BLOCK_SECONDS,
@@ -103,6 +110,8 @@ export function platformConfig(flags: { dataDir?: string } = {}, env: Env = proc
     mediaTokenSeconds: e.OVERLOOK_MEDIA_TOKEN_SECONDS,
     recordingLoop: !['0', 'false', 'off', 'no'].includes((e.OVERLOOK_RECORDING_LOOP ?? '').toLowerCase()),
     recordingConcurrency: e.OVERLOOK_RECORDING_CONCURRENCY,
+    workLeaseSeconds: e.OVERLOOK_WORK_LEASE_SECONDS,
+    nodeUrl: nodeUrl(e.OVERLOOK_NODE_URL),
     storage: storageConfig(e),
     anprImageMaxBytes: e.OVERLOOK_ANPR_IMAGE_MAX_BYTES,
     mediaJobs: e.OVERLOOK_MEDIA_JOBS !== '0',
@@ -117,7 +126,6 @@ export function platformConfig(flags: { dataDir?: string } = {}, env: Env = proc
     mcpUrl: e.OVERLOOK_MCP_URL ?? `http://127.0.0.1:${e.OVERLOOK_MCP_PORT || DEFAULT_PORTS.mcp}/mcp`,
     oauthKeysJson: e.OVERLOOK_OAUTH_KEYS,
     connectors: {
-      secretKey: e.OVERLOOK_SECRET_KEY,
       timeoutMs: e.OVERLOOK_CONNECTOR_TIMEOUT_MS,
       // Each provider reads its own OVERLOOK_<PROVIDER>_* variables (ConnectorEnv in env-schema.ts).
       env: Object.fromEntries(Object.entries(env).filter(([k]) => k.startsWith('OVERLOOK_'))),
@@ -130,8 +138,6 @@ export function platformConfig(flags: { dataDir?: string } = {}, env: Env = proc
 }
 
 export interface ConnectorsConfig {
-  /** OVERLOOK_SECRET_KEY: base64 of 32 bytes; generated into `<dataDir>/connector-secret.key` when absent. */
-  secretKey?: string;
   /** OVERLOOK_CONNECTOR_TIMEOUT_MS: how long one provider request may take. */
   timeoutMs: number;
   /** Every OVERLOOK_* variable: each provider reads its own (see src/platform/connectors/framework/provider.ts). */
@@ -139,6 +145,21 @@ export interface ConnectorsConfig {
 }
 
 export type StorageConfig = { kind: 'fs' } | { kind: 's3'; endpoint?: string; bucket: string; region: string; accessKeyId?: string; secretAccessKey?: string };
+
+/** OVERLOOK_NODE_URL checked: an http(s) URL with no credentials, query or fragment, without its trailing slash. */
+export function nodeUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    throw new Error('OVERLOOK_NODE_URL must be an http or https URL');
+  }
+  if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password || u.search || u.hash) {
+    throw new Error('OVERLOOK_NODE_URL must be an http or https URL without credentials, query or fragment');
+  }
+  return u.toString().replace(/\/+$/, '');
+}
 
 /** OVERLOOK_STORAGE=s3 with OVERLOOK_S3_* picks an S3-compatible bucket (path-style addressing). */
 export function storageConfig(env: PlatformEnvValues): StorageConfig {

@@ -12,6 +12,10 @@ export interface Db<S> {
   dialect: Dialect;
   /** The PostgreSQL schema in use when not `public` (migrations create it). */
   pgSchema?: string;
+  /** PostgreSQL only: the connection string, for a session of its own outside the pool (LISTEN). */
+  databaseUrl?: string;
+  /** PostgreSQL only: the pool under `kysely`, for a library that takes a pg pool (the sign-in throttle's store). */
+  pool?: pg.Pool;
   close(): Promise<void>;
 }
 
@@ -23,6 +27,11 @@ export interface DbOptions {
   sqliteFile?: string;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
+  /**
+   * PostgreSQL only: hears a pooled connection's failure (the server restarted or ended the session).
+   * The connection is dropped and a new one opened on the next query; the default writes a line to stderr.
+   */
+  onConnectionError?: (err: Error) => void;
 }
 
 // int8 (count(*), bigint columns) as JS numbers: our values stay far below 2^53.
@@ -37,8 +46,13 @@ export function openDb<S>(opts: DbOptions): Db<S> {
       max: opts.poolSize ?? 10,
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
+    // Without a listener, an 'error' event of the pool (an idle connection lost) or of a client (lost
+    // while checked out) would end the process; the query under way fails on its own and is answered 503.
+    const onError = opts.onConnectionError ?? ((err: Error) => process.stderr.write(`database connection lost: ${err.message}\n`));
+    pool.on('connect', (client) => client.on('error', onError));
+    pool.on('error', () => {}); // an idle connection's failure: heard by that client's own listener above
     const kysely = new Kysely<S>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, dialect: 'postgres', pgSchema: opts.pgSchema, close: () => kysely.destroy() };
+    return { kysely, dialect: 'postgres', pgSchema: opts.pgSchema, databaseUrl: opts.databaseUrl, pool, close: () => kysely.destroy() };
   }
   const file = opts.sqliteFile ?? ':memory:';
   const sqlite = new SQLite(file);

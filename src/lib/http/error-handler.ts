@@ -2,6 +2,10 @@
 // framework errors mapped to our codes, and internal detail kept in the logs (a log id goes to the client).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorBody, type ErrorCode } from '../errors.js';
+import { isDatabaseUnreachable } from '../db/unreachable.js';
+
+/** Seconds a client is asked to wait when the database cannot be reached (docs/deploy.md). */
+export const DATABASE_RETRY_AFTER_S = 2;
 
 const FRAMEWORK_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'VALIDATION_ERROR',
@@ -60,6 +64,12 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError {
               ? 'TOO_MANY_REQUESTS'
               : 'BAD_REQUEST';
     return new ApiError(code, err.message || 'Bad request');
+  }
+  if (isDatabaseUnreachable(err)) {
+    request.log.warn({ err, reqId: request.id }, 'database unreachable');
+    return new ApiError('SERVICE_UNAVAILABLE', 'The database cannot be reached; try again shortly', {
+      headers: { 'retry-after': String(DATABASE_RETRY_AFTER_S) },
+    });
   }
   request.log.error({ err, reqId: request.id }, 'unhandled error');
   return new ApiError('INTERNAL_ERROR', `Internal error (log id ${request.id})`);

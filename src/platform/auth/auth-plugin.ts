@@ -22,9 +22,12 @@ export const authFeature = defineFeature({
     // OAuth access tokens for the main API act as the person who granted them.
     const sessions = new SessionStore(db, signer, config.sessionDays, app.log, caches, (token) => oauth.verifyAccessToken(token));
     app.addHook('onClose', async () => sessions.flush());
+    const loginThrottle = new LoginThrottle(config, db, app.log);
+    app.addHook('onReady', async () => loginThrottle.start());
+    app.addHook('onClose', async () => loginThrottle.stop());
     return {
       sessions,
-      loginThrottle: new LoginThrottle(config),
+      loginThrottle,
       oidc: new OidcSignIn(db, sessions, audit, config.admin, config.publicUrl, caches),
     };
   },

@@ -1,6 +1,6 @@
-// The auth feature's tables: sessions, their activity log, and sign-ins through external OpenID Connect
-// providers (pending logins and linked identities).
-import { nullable, oneOf, optional, table, text, timestamp, type TableType, type TablesType } from '../../lib/db/table.js';
+// The auth feature's tables: sessions, their activity log, sign-ins through external OpenID Connect
+// providers (pending logins and linked identities), and the sign-in throttle's counters.
+import { integer, nullable, oneOf, optional, table, text, timestamp, type TableType, type TablesType } from '../../lib/db/table.js';
 
 const sessions = table({
   id: text(),
@@ -52,10 +52,24 @@ const userIdentities = table({
 });
 export type UserIdentitiesTable = TableType<typeof userIdentities>;
 
+/**
+ * The sign-in throttle's counters on PostgreSQL, shared by every node (empty on SQLite). The layout is
+ * rate-limiter-flexible's PostgreSQL store's: `key` is `<counter>:<what it counts>`.
+ */
+const loginThrottle = table({
+  key: text(),
+  /** Failures counted in the current window (or the count that started the block). */
+  points: integer(),
+  /** When the window or the block ends, in milliseconds since the epoch. */
+  expire: nullable(integer()),
+});
+export type LoginThrottleTable = TableType<typeof loginThrottle>;
+
 export const authTables = {
   sessions,
   session_activities: sessionActivities,
   oidc_login_states: oidcLoginStates,
   user_identities: userIdentities,
+  login_throttle: loginThrottle,
 };
 export type AuthTables = TablesType<typeof authTables>;

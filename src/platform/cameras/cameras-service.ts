@@ -106,6 +106,8 @@ export class CamerasService {
       created_at: now,
       updated_at: now,
     });
+    // Nothing should be cached of a new exid (a deleted camera's may come again): forgotten on every node to be sure.
+    this.caches.forget(cameraFacts(exid));
     void authorId;
     return this.get(exid);
   }

@@ -4,6 +4,7 @@ import { defineFeature } from '../plugins/feature.js';
 import type { ConnectorHost } from './framework/connector-host.js';
 import { ConnectorsService } from './framework/connectors-service.js';
 import { loadVaultKey } from './framework/token-vault.js';
+import { loadSecretKey } from '../secrets/secret-key.js';
 import { CONNECTOR_PROVIDERS } from './providers.js';
 
 declare module '../plugins/feature.js' {
@@ -15,10 +16,10 @@ declare module '../plugins/feature.js' {
 
 export const connectorsFeature = defineFeature({
   name: 'connectors',
-  needs: ['config', 'db', 'cameras', 'liveView', 'snapshotReader', 'mediaHub', 'manualCapture', 'notifications'],
+  needs: ['config', 'db', 'secrets', 'cameras', 'liveView', 'snapshotReader', 'mediaHub', 'manualCapture', 'notifications'],
   offers: ['connectors', 'connectorHost'],
-  build: ({ config, db, cameras, liveView, snapshotReader, mediaHub, manualCapture, notifications }) => {
-    const vaultKey = loadVaultKey({ secretKeyBase64: config.connectors.secretKey, dataDir: config.dataDir });
+  build: async ({ config, db, secrets, cameras, liveView, snapshotReader, mediaHub, manualCapture, notifications }) => {
+    const vaultKey = await loadVaultKey(secrets, () => loadSecretKey({ secretKeyBase64: config.secretKey, dataDir: config.dataDir }).key);
     const connectors = new ConnectorsService(db, CONNECTOR_PROVIDERS, {
       publicUrl: config.publicUrl,
       env: config.connectors.env,

@@ -17,9 +17,11 @@ import { oauthTables, type OauthTables } from '../oauth/oauth-tables.js';
 import { progressPhotosTables, type ProgressPhotosTables } from '../progress-photos/progress-photos-tables.js';
 import { projectsTables, type ProjectsTables } from '../projects/projects-tables.js';
 import { recordingsTables, type RecordingsTables } from '../recordings/recordings-tables.js';
+import { secretsTables, type SecretsTables } from '../secrets/secrets-tables.js';
 import { usersTables, type UsersTables } from '../users/users-tables.js';
 import { videoWallsTables, type VideoWallsTables } from '../video-walls/video-walls-tables.js';
 import { weatherTables, type WeatherTables } from '../weather/weather-tables.js';
+import { workTables, type WorkTables } from '../work/work-tables.js';
 
 export const platformTables = {
   ...usersTables,
@@ -41,6 +43,8 @@ export const platformTables = {
   ...weatherTables,
   ...videoWallsTables,
   ...commentsTables,
+  ...secretsTables,
+  ...workTables,
 };
 
 export interface PlatformDatabase
@@ -62,6 +66,8 @@ export interface PlatformDatabase
     MediaHubTables,
     WeatherTables,
     VideoWallsTables,
-    CommentsTables {}
+    CommentsTables,
+    SecretsTables,
+    WorkTables {}
 
 export type PlatformDb = Db<PlatformDatabase>;

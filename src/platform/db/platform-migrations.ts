@@ -13,6 +13,10 @@ import * as bim from './migrations/20261123_0009_bim.js';
 import * as weatherWallsComments from './migrations/20261123_0010_weather_walls_comments.js';
 import * as connectors from './migrations/20261123_0011_connectors.js';
 import * as siteConnectors from './migrations/20261123_0012_site_connectors.js';
+import * as secrets from './migrations/20261124_0001_secrets.js';
+import * as loginThrottle from './migrations/20261124_0002_login_throttle.js';
+import * as leases from './migrations/20261124_0003_leases.js';
+import * as nodeAddresses from './migrations/20261124_0004_node_addresses.js';
 
 // Listed by hand, not read from the folder, so the same code works from `src/` under tsx and from `dist/`.
 export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
@@ -28,4 +32,8 @@ export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
   '20261123_0010_weather_walls_comments': weatherWallsComments,
   '20261123_0011_connectors': connectors,
   '20261123_0012_site_connectors': siteConnectors,
+  '20261124_0001_secrets': secrets,
+  '20261124_0002_login_throttle': loginThrottle,
+  '20261124_0003_leases': leases,
+  '20261124_0004_node_addresses': nodeAddresses,
 };

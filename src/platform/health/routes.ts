@@ -23,6 +23,6 @@ export const healthRoutes = defineRoutes('health-routes', ['signer'], async (app
         response: { 200: Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown())) }) },
       },
     },
-    async () => signer.jwks,
+    async () => signer.jwks(),
   );
 });

@@ -18,6 +18,8 @@ export class LiveStreams {
   private starting = new Map<string, Promise<HlsStream>>();
   private sweeper: NodeJS.Timeout | null = null;
   private closing = false;
+  /** Told the key of each stream that ended (idle, died, stopped) when no other runs for it. */
+  onEnded: ((key: string) => void) | null = null;
 
   constructor(
     private readonly root: string,
@@ -98,6 +100,7 @@ export class LiveStreams {
   private async end(key: string, stream: HlsStream): Promise<void> {
     if (this.streams.get(key) === stream) this.streams.delete(key);
     await stream.stop();
+    if (!this.streams.has(key) && !this.starting.has(key)) this.onEnded?.(key);
   }
 
   private async sweep(): Promise<void> {

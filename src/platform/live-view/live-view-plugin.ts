@@ -1,5 +1,6 @@
-// Live view: snapshots, on-demand HLS streams shared per camera, and the media tokens that open them
-// (the access layer's verifier for media routes).
+// Live view: snapshots, on-demand HLS streams shared per camera (one ffmpeg per camera across the nodes,
+// under the camera's `live:<exid>` work lease), and the media tokens that open them (the access layer's
+// verifier for media routes).
 import { join } from 'node:path';
 import { defineFeature } from '../plugins/feature.js';
 import { LiveStreams } from './live-streams.js';
@@ -16,12 +17,21 @@ declare module '../plugins/feature.js' {
 
 export const liveViewFeature = defineFeature({
   name: 'live-view',
-  needs: ['config', 'signer', 'cameras', 'connections', 'directory', 'caches'],
+  needs: ['config', 'signer', 'cameras', 'connections', 'directory', 'caches', 'workLeases'],
   offers: ['liveView', 'mediaTokens'],
-  build: ({ config, signer, cameras, connections, directory, caches }, app) => {
+  build: ({ config, signer, cameras, connections, directory, caches, workLeases }, app) => {
     const mediaTokens = new MediaTokens(signer);
     const streams = new LiveStreams(join(config.dataDir, 'live-hls'), config.ffmpegPath, config.hlsIdleSeconds * 1000, app.log);
-    const liveView = new LiveViewService(config, cameras, connections, directory, mediaTokens, new StreamProbe(config.ffprobePath, caches), streams);
+    const liveView = new LiveViewService(
+      config,
+      cameras,
+      connections,
+      directory,
+      mediaTokens,
+      new StreamProbe(config.ffprobePath, caches),
+      streams,
+      workLeases,
+    );
     return { liveView, mediaTokens };
   },
 });

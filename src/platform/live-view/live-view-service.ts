@@ -15,6 +15,7 @@ import type { CameraRow } from '../cameras/camera-record.js';
 import type { ConnectionDetails } from '../cameras/connection/camera-connection.js';
 import type { CameraConnections } from '../cameras/connection/connections.js';
 import type { CamerasService } from '../cameras/cameras-service.js';
+import type { WorkLeases } from '../work/leases.js';
 import { PLAYLIST_FILE, rtspHlsArgs, SEGMENT_NAME, SIMULATED_STREAM, simulatedHlsArgs, withCredentials } from './ffmpeg-args.js';
 import type { StreamSpec } from './hls-stream.js';
 import type { LiveStreams, StreamStatus } from './live-streams.js';
@@ -43,6 +44,12 @@ export interface StreamingDetails {
   source_error: string | null;
   hls: StreamStatus;
 }
+
+/** A playlist or segment answered here, or the address of the node running the camera's stream. */
+export type LiveAnswer<T> = { here: T } | { node: string };
+
+/** The lease on a camera's live stream: one ffmpeg per camera across the nodes (docs/deploy.md). */
+export const liveLease = (exid: string) => `live:${exid}`;
 
 export interface HlsEntry {
   playlist: string;
@@ -93,7 +100,14 @@ export class LiveViewService {
     private readonly tokens: MediaTokens,
     private readonly probe: StreamProbe,
     readonly streams: LiveStreams,
-  ) {}
+    private readonly leases: WorkLeases,
+  ) {
+    // A stream that ends gives its lease back; a lease another node took ends the stream here.
+    streams.onEnded = (exid) => void this.leases.release(liveLease(exid)).catch(() => undefined);
+    leases.onLost((name) => {
+      if (name.startsWith('live:')) void this.streams.stop(name.slice('live:'.length));
+    });
+  }
 
   /** Stops the camera's live stream: its connection changed or it is being deleted. */
   async stopStream(exid: string): Promise<void> {
@@ -211,8 +225,30 @@ export class LiveViewService {
     };
   }
 
-  /** The live media playlist (starting the stream if needed), every segment URI with a fresh token. */
-  async mediaPlaylist(exid: string, viewer: MediaClaims): Promise<string> {
+  /**
+   * May this node run the camera's stream? It takes (or keeps) the camera's lease: null when it holds it,
+   * else the address of the node that does. A request another node passed here (`forwarded`) is never
+   * passed on again; 503 when the holder cannot be reached that way.
+   */
+  private async runner(exid: string, forwarded: boolean): Promise<string | null> {
+    const lease = liveLease(exid);
+    if (this.streams.get(exid) && this.leases.holds(lease)) return null;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      if (await this.leases.acquire(lease)) return null;
+      const holder = await this.leases.holder(lease);
+      if (holder && holder.nodeId !== this.leases.nodeId) {
+        // Another node runs it: a stream left here from before is stopped.
+        await this.streams.stop(exid);
+        if (forwarded || !holder.url) break;
+        return holder.url;
+      }
+      // The lease ran out between the two statements: try to take it once more.
+    }
+    throw new ApiError('SERVICE_UNAVAILABLE', 'The live stream is starting on another node; try again');
+  }
+
+  /** The live media playlist (starting the stream if needed), every segment URI with a fresh token; or the node that runs it. */
+  async mediaPlaylist(exid: string, viewer: MediaClaims, forwarded = false): Promise<LiveAnswer<string>> {
     const row = await this.cameras.row(exid);
     // A token outlives nobody's access by more than one playlist reload: removed members stop watching.
     if (!(await this.directory.roleOf(viewer.userId, row.project_id))) {
@@ -220,7 +256,15 @@ export class LiveViewService {
         headers: { 'www-authenticate': tokenChallenge('media') },
       });
     }
-    const stream = await this.streams.open(exid, () => this.specs(row));
+    const node = await this.runner(exid, forwarded);
+    if (node) return { node };
+    let stream: Awaited<ReturnType<LiveStreams['open']>>;
+    try {
+      stream = await this.streams.open(exid, () => this.specs(row));
+    } catch (err) {
+      if (!this.streams.get(exid)) await this.leases.release(liveLease(exid)).catch(() => undefined);
+      throw err;
+    }
     stream.touch(viewer.viewerId);
     let text: string;
     try {
@@ -230,17 +274,24 @@ export class LiveViewService {
     }
     const seconds = Math.min(SEGMENT_TOKEN_SECONDS, this.config.mediaTokenSeconds);
     const { token } = await this.tokens.issue(viewer, seconds);
-    return withTokens(text, token);
+    return { here: withTokens(text, token) };
   }
 
-  /** One segment of the running stream; 404 when the name is not one of ours or it has rolled off. */
-  async segment(exid: string, name: string, viewer: MediaClaims): Promise<Buffer> {
+  /**
+   * One segment of the running stream, or the node that runs it; 404 when the name is not one of ours or
+   * it has rolled off.
+   */
+  async segment(exid: string, name: string, viewer: MediaClaims, forwarded = false): Promise<LiveAnswer<Buffer>> {
     if (!SEGMENT_NAME.test(name)) throw new ApiError('NOT_FOUND', 'No such segment');
     const stream = this.streams.get(exid);
-    if (!stream) throw new ApiError('NOT_FOUND', 'The live stream is not running; fetch the playlist first');
+    if (!stream) {
+      const holder = forwarded ? null : await this.leases.holder(liveLease(exid));
+      if (holder && holder.nodeId !== this.leases.nodeId && holder.url) return { node: holder.url };
+      throw new ApiError('NOT_FOUND', 'The live stream is not running; fetch the playlist first');
+    }
     stream.touch(viewer.viewerId);
     try {
-      return await readFile(join(stream.dir, name));
+      return { here: await readFile(join(stream.dir, name)) };
     } catch {
       throw new ApiError('NOT_FOUND', 'That segment has rolled off the live playlist');
     }

@@ -1,5 +1,6 @@
 // Live view routes (camera:live_view): snapshots, the HLS entry point and stream details for
-// people and keys; the media playlist and its segments for whoever holds the media token `/hls` issued.
+// people and keys; the media playlist and its segments for whoever holds the media token `/hls` issued,
+// answered by the node running the camera's stream (passed there from any other node).
 import type { FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
@@ -7,6 +8,8 @@ import { ApiError } from '../../lib/errors.js';
 import { errorResponses, Nullable, StringEnum, Timestamp } from '../../lib/http/schemas.js';
 import { fromPathCamera, scoped, tokenOnly } from '../access/policy.js';
 import type { MediaClaims } from './media-tokens.js';
+import { FORWARDED_HEADER, forwardLive } from './live-proxy.js';
+import { PLAYLIST_FILE } from './ffmpeg-args.js';
 import { defineRoutes } from '../plugins/feature.js';
 
 const CameraParams = Type.Object({ camera_exid: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -46,6 +49,9 @@ const viewerOf = (req: FastifyRequest): MediaClaims => {
   if (!req.mediaViewer) throw new ApiError('UNAUTHORIZED', 'A media token is required');
   return req.mediaViewer;
 };
+
+/** Whether another node passed this request here (it is then answered here or not at all). */
+const forwarded = (req: FastifyRequest) => req.headers[FORWARDED_HEADER] === '1';
 
 export const liveViewRoutes = defineRoutes('live-view-routes', ['liveView'], async (fastify, { liveView }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -137,8 +143,10 @@ export const liveViewRoutes = defineRoutes('live-view-routes', ['liveView'], asy
       },
     },
     async (req, reply) => {
-      const playlist = await liveView.mediaPlaylist(req.params.camera_exid, viewerOf(req));
-      return reply.type(M3U8).header('cache-control', 'no-store').send(playlist);
+      const answer = await liveView.mediaPlaylist(req.params.camera_exid, viewerOf(req), forwarded(req));
+      // The stream runs on another node: its answer is passed through (docs/deploy.md, Live view on several nodes).
+      if ('node' in answer) return forwardLive(reply, answer.node, req.params.camera_exid, PLAYLIST_FILE, req.query.token);
+      return reply.type(M3U8).header('cache-control', 'no-store').send(answer.here);
     },
   );
 
@@ -156,8 +164,9 @@ export const liveViewRoutes = defineRoutes('live-view-routes', ['liveView'], asy
       },
     },
     async (req, reply) => {
-      const data = await liveView.segment(req.params.camera_exid, req.params.segment, viewerOf(req));
-      return reply.type('video/mp2t').header('cache-control', 'private, max-age=60').send(data);
+      const answer = await liveView.segment(req.params.camera_exid, req.params.segment, viewerOf(req), forwarded(req));
+      if ('node' in answer) return forwardLive(reply, answer.node, req.params.camera_exid, req.params.segment, req.query.token);
+      return reply.type('video/mp2t').header('cache-control', 'private, max-age=60').send(answer.here);
     },
   );
 

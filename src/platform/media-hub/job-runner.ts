@@ -1,26 +1,41 @@
 // Runs the media hub's render jobs in the background, at most `concurrency` at once. The queue is the
-// table itself (status pending, oldest first), so nothing is lost when the process stops: on start,
-// jobs a previous process left "processing" go back to pending and run again. Stopping aborts the
-// renders in flight (killing ffmpeg) without writing anything, exactly as a crash would leave them.
+// table itself (status pending, oldest first), so nothing is lost when the process stops. Stopping
+// aborts the renders in flight (killing ffmpeg) without writing anything, exactly as a crash would
+// leave them.
+//
+// Several nodes (docs/deploy.md, Background work): claiming a job first takes its lease `media:<id>`
+// (src/platform/work/leases.ts), then moves it from pending to processing; the node's heartbeat renews
+// the lease while it renders and the lease is released when the render ends. On start and at every poll,
+// a job left "processing" whose lease is no longer live (its node stopped or died) goes back to pending;
+// one a live node holds is never touched. The processing jobs are read before the live leases, and a
+// job is re-queued only if its claim (`attempts`) is unchanged, so a job claimed meanwhile stays put.
+// A render whose lease another node took (this node paused too long) is aborted.
 import type { FastifyBaseLogger } from 'fastify';
+import type { WorkLeases } from '../work/leases.js';
 import type { MediaItemsRepository } from './media-items-repository.js';
 import type { ItemRow } from './media-item-record.js';
 import { render, type RenderDeps } from './renderers.js';
 import { RenderError } from './ffmpeg-run.js';
 
-/** How often the runner looks at the queue when nothing woke it (other processes may add jobs). */
+/** How often the runner looks at the queue when nothing woke it (other processes may add jobs or die). */
 const POLL_MS = 5000;
+
+const MEDIA_PREFIX = 'media:';
+/** The lease of a job's render. */
+export const mediaLease = (id: string) => `${MEDIA_PREFIX}${id}`;
 
 export class MediaJobRunner {
   private running = 0;
   private started = false;
   private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
   private timer: NodeJS.Timeout | null = null;
+  private unlisten: (() => void) | null = null;
   constructor(
     private readonly repo: MediaItemsRepository,
     private readonly deps: RenderDeps,
     private readonly concurrency: number,
     private readonly log: FastifyBaseLogger,
+    private readonly leases: WorkLeases,
     /** Told when a render ends, either way (the requester is notified). */
     private readonly onFinished?: (row: ItemRow) => Promise<void>,
   ) {}
@@ -28,18 +43,22 @@ export class MediaJobRunner {
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    const requeued = await this.repo.requeueProcessing();
-    if (requeued > 0) this.log.info({ requeued }, 'media hub: unfinished renders queued again');
-    this.timer = setInterval(() => this.kick(), POLL_MS);
+    this.unlisten = this.leases.onLost((name) => {
+      if (name.startsWith(MEDIA_PREFIX)) this.cancel(name.slice(MEDIA_PREFIX.length));
+    });
+    await this.requeueOrphans();
+    this.timer = setInterval(() => void this.poll(), POLL_MS);
     this.timer.unref();
     this.kick();
   }
 
-  /** Aborts renders in flight and waits for them; their rows stay "processing" until the next start. */
+  /** Aborts renders in flight and waits for them; their rows stay "processing" until a runner re-queues them. */
   async stop(): Promise<void> {
     this.started = false;
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+    this.unlisten?.();
+    this.unlisten = null;
     for (const j of this.inFlight.values()) j.abort.abort();
     await Promise.allSettled([...this.inFlight.values()].map((j) => j.done));
   }
@@ -61,23 +80,60 @@ export class MediaJobRunner {
     }
   }
 
+  private async poll(): Promise<void> {
+    await this.requeueOrphans();
+    this.kick();
+  }
+
+  /** Jobs left "processing" by a node that stopped or died (no live lease) go back to pending. */
+  private async requeueOrphans(): Promise<void> {
+    try {
+      // In this order: a job claimed after the first read is not in it; one claimed before has its lease already.
+      const processing = await this.repo.processing();
+      if (processing.length === 0) return;
+      const live = await this.leases.live(MEDIA_PREFIX);
+      let requeued = 0;
+      for (const job of processing) if (!live.has(mediaLease(job.id)) && (await this.repo.requeue(job.id, job.attempts))) requeued++;
+      if (requeued > 0) this.log.info({ requeued }, 'media hub: unfinished renders queued again');
+    } catch (err) {
+      if (this.started) this.log.error({ err }, 'media hub: could not look for unfinished renders');
+    }
+  }
+
+  /** Takes the oldest pending job whose lease this node gets: the lease first, then the claim. */
+  private async claim(): Promise<ItemRow | null> {
+    const skip: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const id = await this.repo.nextPending(skip);
+      if (!id) return null;
+      skip.push(id);
+      // Held by another node (claiming it now, or still rendering it before an edit re-queued it).
+      if (!(await this.leases.acquire(mediaLease(id)))) continue;
+      const row = await this.repo.claim(id);
+      if (row) return row;
+      await this.leases.release(mediaLease(id));
+    }
+    return null;
+  }
+
   /** Takes and renders one job; false when the queue was empty. */
   private async next(): Promise<boolean> {
     let row: ItemRow | null = null;
     try {
-      row = await this.repo.claimNext();
+      row = await this.claim();
     } catch (err) {
       if (this.started) this.log.error({ err }, 'media hub: could not read the job queue');
       return false;
     }
     if (!row) return false;
-    // Stopped while claiming: leave it "processing", as a crash would; the next start queues it again.
+    // Stopped while claiming: leave it "processing", as a crash would; it is queued again once its lease is gone.
     if (!this.started) return false;
     const abort = new AbortController();
     const done = this.runOne(row, abort.signal);
     this.inFlight.set(row.id, { abort, done });
     await done;
     this.inFlight.delete(row.id);
+    await this.leases.release(mediaLease(row.id)).catch((err) => this.log.warn({ err }, 'media hub: render lease not released; it expires'));
     return true;
   }
 

@@ -16,13 +16,13 @@ declare module '../plugins/feature.js' {
 
 export const mediaHubFeature = defineFeature({
   name: 'media-hub',
-  needs: ['config', 'db', 'storage', 'snapshotIndex', 'deletionHooks', 'notifications'],
+  needs: ['config', 'db', 'storage', 'snapshotIndex', 'deletionHooks', 'notifications', 'workLeases'],
   offers: ['mediaHub', 'mediaJobs'],
-  build: ({ config, db, storage, snapshotIndex, deletionHooks, notifications }, app) => {
+  build: ({ config, db, storage, snapshotIndex, deletionHooks, notifications, workLeases }, app) => {
     const repo = new MediaItemsRepository(db);
     const render = { ffmpegPath: config.ffmpegPath, storage, snapshotIndex, maxFrames: config.mediaMaxFrames };
     // The requester hears when a render ends, either way.
-    const mediaJobs = new MediaJobRunner(repo, render, config.mediaConcurrency, app.log, async (row) => {
+    const mediaJobs = new MediaJobRunner(repo, render, config.mediaConcurrency, app.log, workLeases, async (row) => {
       if (!row.requester_id || (row.kind !== 'clip' && row.kind !== 'compare' && row.kind !== 'timelapse')) return;
       const ok = row.status === 'completed';
       const message = ok ? `Your ${row.kind} “${row.title}” is ready` : `Your ${row.kind} “${row.title}” could not be made: ${row.error ?? 'unknown error'}`;

@@ -143,37 +143,41 @@ export class MediaItemsRepository {
 
   // The job queue.
 
-  /** Jobs a stopped process left half-done go back to the queue. */
-  async requeueProcessing(): Promise<number> {
+  /** The jobs being rendered (or left so by a stopped node), with the claim each is on. */
+  async processing(): Promise<{ id: string; attempts: number }[]> {
+    const rows = await this.k.selectFrom('media_hub_items').select(['id', 'attempts']).where('status', '=', 'processing').execute();
+    return rows.map((r) => ({ id: r.id, attempts: Number(r.attempts) }));
+  }
+
+  /** Puts a job left half-done back in the queue, unless it was claimed again since (`attempts` moved on). */
+  async requeue(id: string, attempts: number): Promise<boolean> {
     const r = await this.k
       .updateTable('media_hub_items')
       .set({ status: 'pending', updated_at: new Date().toISOString() })
+      .where('id', '=', id)
       .where('status', '=', 'processing')
+      .where('attempts', '=', attempts)
       .executeTakeFirst();
-    return Number(r.numUpdatedRows ?? 0);
+    return Number(r.numUpdatedRows ?? 0) === 1;
   }
 
-  /** Takes the oldest pending job (a conditional update, so two runners never take the same one). */
-  async claimNext(): Promise<ItemRow | null> {
-    for (let i = 0; i < 5; i++) {
-      const next = await this.k
-        .selectFrom('media_hub_items')
-        .select('id')
-        .where('status', '=', 'pending')
-        .orderBy('created_at')
-        .orderBy('id')
-        .limit(1)
-        .executeTakeFirst();
-      if (!next) return null;
-      const r = await this.k
-        .updateTable('media_hub_items')
-        .set((eb) => ({ status: 'processing', error: null, attempts: eb('attempts', '+', 1), updated_at: new Date().toISOString() }))
-        .where('id', '=', next.id)
-        .where('status', '=', 'pending')
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows ?? 0) === 1) return this.get(next.id);
-    }
-    return null;
+  /** The oldest pending job, leaving out `skip`. */
+  async nextPending(skip: readonly string[] = []): Promise<string | null> {
+    let q = this.k.selectFrom('media_hub_items').select('id').where('status', '=', 'pending');
+    if (skip.length > 0) q = q.where('id', 'not in', skip);
+    const next = await q.orderBy('created_at').orderBy('id').limit(1).executeTakeFirst();
+    return next?.id ?? null;
+  }
+
+  /** Takes a pending job (a conditional update, so two runners never take the same one); null when it is no longer pending. */
+  async claim(id: string): Promise<ItemRow | null> {
+    const r = await this.k
+      .updateTable('media_hub_items')
+      .set((eb) => ({ status: 'processing', error: null, attempts: eb('attempts', '+', 1), updated_at: new Date().toISOString() }))
+      .where('id', '=', id)
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    return Number(r.numUpdatedRows ?? 0) === 1 ? this.get(id) : null;
   }
 
   /** Writes a job's result only while it is still the job this runner took (not deleted, not re-queued by an edit). */

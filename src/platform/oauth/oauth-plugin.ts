@@ -12,9 +12,9 @@ declare module '../plugins/feature.js' {
 
 export const oauthFeature = defineFeature({
   name: 'oauth',
-  needs: ['config', 'db'],
+  needs: ['config', 'db', 'secrets'],
   offers: ['oauth'],
-  build: async ({ config, db }, app) => ({
-    oauth: new OauthServer(config, db, await loadOauthKeys({ dataDir: config.dataDir, json: config.oauthKeysJson }), app.log),
+  build: async ({ config, db, secrets }, app) => ({
+    oauth: new OauthServer(config, db, await loadOauthKeys({ dataDir: config.dataDir, json: config.oauthKeysJson, secrets }), app.log),
   }),
 });

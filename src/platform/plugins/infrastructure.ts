@@ -1,10 +1,11 @@
-// The platform's infrastructure, offered to every feature: configuration, the database, the JWT
-// signer, the object store and the caches. Registered first; everything else names what of it it needs.
+// The platform's infrastructure, offered to every feature: configuration, the database, the object
+// store and the caches. Registered first; everything else names what of it it needs.
+import { join } from 'node:path';
 import fp from 'fastify-plugin';
-import { CacheRegistry } from '../../lib/cache/index.js';
+import { sql } from 'kysely';
+import { CacheRegistry, cacheChannel, InvalidationBus } from '../../lib/cache/index.js';
 import type { PlatformConfig } from '../../lib/config.js';
 import type { PlatformDb } from '../db/database.js';
-import { loadJwtSigner, type JwtSigner } from '../../lib/auth/jwt.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { createObjectStore } from '../storage/create-object-store.js';
 
@@ -12,8 +13,6 @@ declare module './feature.js' {
   interface PlatformServices {
     config: PlatformConfig;
     db: PlatformDb;
-    /** Signs and verifies platform JWTs; its public half is the JWKS other services verify with. */
-    signer: JwtSigner;
     /** Binary objects: recorded JPEGs, plate images, rendered media, logos. */
     storage: ObjectStore;
     /** The app's in-memory caches, and the one way to forget what they hold (docs/architecture.md, Caches). */
@@ -22,13 +21,11 @@ declare module './feature.js' {
 }
 
 /** What the infrastructure plugin offers (docs/architecture.md lists it). */
-export const INFRASTRUCTURE_OFFERS = ['config', 'db', 'signer', 'storage', 'caches'] as const;
+export const INFRASTRUCTURE_OFFERS = ['config', 'db', 'storage', 'caches'] as const;
 
 export interface InfrastructureOptions {
   config: PlatformConfig;
   db: PlatformDb;
-  /** A signer to use instead of the one kept in the data dir (tests). */
-  signer?: JwtSigner;
 }
 
 export const infrastructure = fp<InfrastructureOptions>(
@@ -36,10 +33,32 @@ export const infrastructure = fp<InfrastructureOptions>(
     const { config, db } = opts;
     app.decorate('config', config);
     app.decorate('db', db);
-    app.decorate('signer', opts.signer ?? (await loadJwtSigner({ dataDir: config.dataDir, privateKeyPem: config.jwtPrivateKeyPem })));
     const storage = createObjectStore(config.storage, config.dataDir);
     app.decorate('storage', storage);
-    app.decorate('caches', new CacheRegistry());
+    // Several nodes serve what any of them stored only from a store they share (docs/deploy.md, Media on several nodes).
+    if (db.dialect === 'postgres' && config.storage.kind === 'fs') {
+      app.log.warn(
+        { objects: join(config.dataDir, 'objects') },
+        "storage: objects are files in this node's data dir (OVERLOOK_STORAGE=fs); with several nodes, set OVERLOOK_STORAGE=s3 (or share that folder), or frames and media stored by one node are missing on the others",
+      );
+    }
+    const caches = new CacheRegistry();
+    app.decorate('caches', caches);
+    // Several nodes on one PostgreSQL database: each one's forgets reach the others (docs/deploy.md).
+    // With SQLite there is one node and nothing to pass on.
+    if (db.dialect === 'postgres' && db.databaseUrl) {
+      const bus = new InvalidationBus({
+        registry: caches,
+        connectionString: db.databaseUrl,
+        channel: cacheChannel(db.pgSchema),
+        publish: async (channel, payload) => {
+          await sql`select pg_notify(${channel}, ${payload})`.execute(db.kysely);
+        },
+        log: app.log,
+      });
+      await bus.start();
+      app.addHook('onClose', () => bus.close());
+    }
     // Registered first, so closed last: after every feature that writes objects has stopped.
     app.addHook('onClose', async () => (storage as { close?: () => void }).close?.());
   },

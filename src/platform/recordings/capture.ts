@@ -76,6 +76,12 @@ export class SnapshotWriter {
     }
   }
 
+  /** When the camera's latest stored frame was taken (ms since the epoch), whoever stored it; null when none. */
+  async lastTakenAt(cameraId: string): Promise<number | null> {
+    const last = await this.index.latest(cameraId);
+    return last ? Date.parse(last.takenAt) : null;
+  }
+
   private uniqueTime(cameraId: string, ms: number): number {
     const last = this.lastTaken.get(cameraId);
     const at = last !== undefined && ms <= last ? last + 1 : ms;

@@ -21,10 +21,20 @@
 // - Retention (`RetentionJob`) runs at the first tick and then every `retentionEveryMs` (1 h), never
 //   two runs at once.
 //
+// Several nodes (with `leases`, as the app builds it; docs/deploy.md, Background work)
+// - A node records a camera only while it holds the lease `camera:<id>` (src/platform/work/leases.ts),
+//   and runs retention only while it holds `retention`. Without `leases` (tests, benchmarks) the loop
+//   records every camera.
+// - Every node running the loop holds `recorder-node:<node id>`; the live ones are the nodes sharing the
+//   cameras. At each reload a node takes free cameras up to its fair share, ceil(cameras / live nodes),
+//   and gives back (not while fetching) what it holds beyond it, so a joining node gets its share at the
+//   next reloads. A dead node's leases expire (30 s) and the others take its cameras at their next reload.
+// - A camera taken from another node continues its cadence: its first slot is not before the last
+//   stored frame plus one interval, so a handover records no slot twice.
+// - Before each capture the loop checks it still surely holds the camera's lease (`holds`): after a pause
+//   longer than the renewal margin it captures nothing until the next reload has taken the lease again.
+//
 // Limits
-// - One process: running several API processes against one database records every camera once per
-//   process (the index refuses duplicate instants, not duplicate slots). Run the loop in one of them
-//   (OVERLOOK_RECORDING_LOOP=0 elsewhere).
 // - Throughput is bounded by fetching and encoding on this process (see bench/recording-loop.ts):
 //   simulated cameras cost CPU (rendering a JPEG), real cameras mostly wait on the network.
 // - State is in memory: after a restart cameras start afresh (no back-off carried over), and slots
@@ -34,6 +44,7 @@ import type { PlatformDb } from '../db/database.js';
 import type { CameraConnections } from '../cameras/connection/connections.js';
 import type { SnapshotWriter } from './capture.js';
 import type { RetentionJob, RetentionResult } from './retention.js';
+import type { WorkLeases } from '../work/leases.js';
 import { isInSchedule, parseSchedule, type ParsedSchedule, type WeeklySchedule } from './recording-schedule.js';
 import { recordingCameras, type RecordingCameraRow } from './recording-settings-repository.js';
 
@@ -89,7 +100,15 @@ export interface RecorderDeps {
   writer: SnapshotWriter;
   retention: RetentionJob;
   log?: FastifyBaseLogger;
+  /** Share the cameras and retention with the other nodes through leases; without, record every camera. */
+  leases?: WorkLeases;
 }
+
+/** The lease names the loop uses. */
+export const cameraLease = (cameraId: string) => `camera:${cameraId}`;
+const CAMERA_PREFIX = 'camera:';
+const NODE_PREFIX = 'recorder-node:';
+export const RETENTION_LEASE = 'retention';
 
 const hashOf = (s: string) => {
   let h = 2166136261;
@@ -146,6 +165,12 @@ export class RecorderLoop {
     this.timer = null;
     await this.ticking;
     await this.idle();
+    const leases = this.deps.leases;
+    if (leases) {
+      await leases
+        .release(...leases.heldWith(CAMERA_PREFIX), NODE_PREFIX + leases.nodeId, RETENTION_LEASE)
+        .catch((err) => this.deps.log?.warn({ err }, 'recorder leases not released; they expire'));
+    }
   }
 
   /** Settings changed: reload the camera list on the next tick. */
@@ -170,7 +195,8 @@ export class RecorderLoop {
   async tick(now = Date.now()): Promise<void> {
     if (this.stale || now - this.loadedAt >= this.opts.refreshMs) await this.reload(now);
     this.dispatch(now);
-    if (now >= this.nextRetentionAt && !this.retentionRun) {
+    const leases = this.deps.leases;
+    if (now >= this.nextRetentionAt && !this.retentionRun && (!leases || leases.holds(RETENTION_LEASE))) {
       this.nextRetentionAt = now + this.opts.retentionEveryMs;
       void this.runRetention(new Date(now));
     }
@@ -205,7 +231,9 @@ export class RecorderLoop {
   private async reload(now: number): Promise<void> {
     this.stale = false;
     this.loadedAt = now;
-    const rows = await recordingCameras(this.deps.db);
+    let rows = await recordingCameras(this.deps.db);
+    let taken = new Set<string>();
+    if (this.deps.leases) ({ rows, taken } = await this.share(rows, this.deps.leases));
     const seen = new Set<string>();
     for (const row of rows) {
       seen.add(row.id);
@@ -227,10 +255,55 @@ export class RecorderLoop {
         Object.assign(existing, { row, schedule, intervalMs });
       } else {
         const offset = this.opts.spreadStart ? hashOf(row.id) % intervalMs : 0;
-        this.cameras.set(row.id, { row, schedule, intervalMs, nextDueAt: now + offset, inFlight: false, failures: 0, lastError: null });
+        let nextDueAt = now + offset;
+        // Taken from another node: go on from its last frame rather than record a slot twice.
+        if (taken.has(row.id)) {
+          const last = await this.deps.writer.lastTakenAt(row.id);
+          if (last !== null) nextDueAt = Math.max(nextDueAt, last + intervalMs);
+        }
+        this.cameras.set(row.id, { row, schedule, intervalMs, nextDueAt, inFlight: false, failures: 0, lastError: null });
       }
     }
     for (const id of this.cameras.keys()) if (!seen.has(id)) this.cameras.delete(id);
+  }
+
+  /**
+   * The cameras this node records, by lease: keeps the ones it holds up to its fair share, gives back
+   * the rest (not while fetching) and the ones no longer recording, takes free ones up to the share.
+   * `taken`: cameras newly taken that the loop was not recording. Also takes retention when free.
+   */
+  private async share(rows: RecordingCameraRow[], leases: WorkLeases): Promise<{ rows: RecordingCameraRow[]; taken: Set<string> }> {
+    const me = leases.nodeId;
+    const member = NODE_PREFIX + me;
+    if (!leases.holds(member)) await leases.acquire(member);
+    if (!leases.holds(RETENTION_LEASE)) await leases.acquire(RETENTION_LEASE);
+    const [nodes, cameraLeases] = await Promise.all([leases.live(NODE_PREFIX), leases.live(CAMERA_PREFIX)]);
+    nodes.set(member, me);
+    const share = Math.ceil(rows.length / nodes.size);
+    const order = (id: string) => hashOf(me + id);
+    const wanted = new Set(rows.map((r) => r.id));
+    const gone = leases.heldWith(CAMERA_PREFIX).filter((n) => !wanted.has(n.slice(CAMERA_PREFIX.length)));
+    if (gone.length > 0) await leases.release(...gone);
+    const mine = rows.filter((r) => leases.holds(cameraLease(r.id))).sort((a, b) => order(a.id) - order(b.id));
+    const kept = new Set(mine.map((r) => r.id));
+    if (mine.length > share) {
+      const extra = mine.filter((r) => !this.cameras.get(r.id)?.inFlight).slice(share - mine.length);
+      for (const r of extra) kept.delete(r.id);
+      if (extra.length > 0) {
+        await leases.release(...extra.map((r) => cameraLease(r.id)));
+        this.deps.log?.info({ cameras: extra.length, share }, 'recorder: cameras handed to other nodes');
+      }
+    }
+    const taken = new Set<string>();
+    const free = rows.filter((r) => !kept.has(r.id) && (cameraLeases.get(cameraLease(r.id)) ?? me) === me).sort((a, b) => order(a.id) - order(b.id));
+    for (const r of free) {
+      if (kept.size >= share) break;
+      if (await leases.acquire(cameraLease(r.id))) {
+        kept.add(r.id);
+        if (!this.cameras.has(r.id)) taken.add(r.id);
+      }
+    }
+    return { rows: rows.filter((r) => kept.has(r.id)), taken };
   }
 
   private dispatch(now: number): void {
@@ -248,6 +321,8 @@ export class RecorderLoop {
       }
       s.nextDueAt = next;
       if (!isInSchedule(s.schedule, s.row.timezone, new Date(now))) continue;
+      // No longer surely ours (a pause, a lost lease): the next reload takes it again or lets it go.
+      if (this.deps.leases && !this.deps.leases.holds(cameraLease(s.row.id))) continue;
       this.stats.missedSlots += skipped;
       this.capture(s, dueAt, now);
     }

@@ -1,5 +1,6 @@
 // Cloud recordings: the snapshot index and its reader, recording settings, "capture now", retention and
-// the recorder loop, which runs from ready to close unless the configuration turns it off.
+// the recorder loop, which runs from ready to close unless the configuration turns it off, sharing the
+// cameras and retention with the other nodes by lease (docs/deploy.md, Background work).
 import { defineFeature } from '../plugins/feature.js';
 import { SnapshotWriter } from './capture.js';
 import { ManualCapture } from './manual-capture.js';
@@ -24,13 +25,18 @@ declare module '../plugins/feature.js' {
 
 export const recordingsFeature = defineFeature({
   name: 'recordings',
-  needs: ['config', 'db', 'storage', 'cameras', 'connections', 'deletionHooks', 'caches'],
+  needs: ['config', 'db', 'storage', 'cameras', 'connections', 'deletionHooks', 'caches', 'workLeases'],
   offers: ['snapshotIndex', 'snapshotReader', 'recordingSettings', 'manualCapture', 'recorder'],
-  build: ({ config, db, storage, cameras, connections, deletionHooks, caches }, app) => {
+  build: ({ config, db, storage, cameras, connections, deletionHooks, caches, workLeases }, app) => {
     const snapshotIndex = new SnapshotIndex(db);
     const writer = new SnapshotWriter(storage, snapshotIndex);
     const retention = new RetentionJob(db, storage, snapshotIndex, app.log);
-    const recorder = new RecorderLoop({ db, connections, writer, retention, log: app.log }, { concurrency: config.recordingConcurrency });
+    // Cameras and retention are shared with the other nodes by lease; the camera list is reloaded at
+    // least once per lease renewal, so a dead node's cameras are taken soon after its leases expire.
+    const recorder = new RecorderLoop(
+      { db, connections, writer, retention, log: app.log, leases: workLeases },
+      { concurrency: config.recordingConcurrency, refreshMs: Math.min(5_000, workLeases.renewMs) },
+    );
     // A camera's recorded frames are objects its row's cascade cannot remove.
     deletionHooks.onCameraDelete('recorded frames', async (camera) => {
       const end = new Date('9999-12-31T00:00:00Z');

@@ -52,6 +52,15 @@ describe('platformConfig', () => {
     expect(c).toMatchObject({ sessionDays: 14, storage: { kind: 'fs' }, databaseUrl: undefined, weatherUrl: 'https://api.open-meteo.com', publicUrl: '' });
   });
 
+  it('reads OVERLOOK_NODE_URL: unset by default (the listening address is used), an http(s) URL without its trailing slash', () => {
+    expect(platform({}).nodeUrl).toBeUndefined();
+    expect(platform({ OVERLOOK_NODE_URL: '' }).nodeUrl).toBeUndefined();
+    expect(platform({ OVERLOOK_NODE_URL: 'http://10.0.0.11:3000/' }).nodeUrl).toBe('http://10.0.0.11:3000');
+    expect(platform({ OVERLOOK_NODE_URL: 'https://n1.internal/overlook/' }).nodeUrl).toBe('https://n1.internal/overlook');
+    for (const bad of ['n1:3000', 'ftp://n1/', 'http://u:p@n1/', 'http://n1/?a=1'])
+      expect(() => platform({ OVERLOOK_NODE_URL: bad })).toThrow('OVERLOOK_NODE_URL must be an http or https URL');
+  });
+
   it('hands the connectors every OVERLOOK_* variable as given', () => {
     const c = platform({ OVERLOOK_PROCORE_URL: 'http://procore.test', HOME: '/root' });
     expect(c.connectors.env).toEqual({ OVERLOOK_PROCORE_URL: 'http://procore.test' });

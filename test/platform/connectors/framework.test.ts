@@ -1,5 +1,5 @@
-// The connectors framework itself: the token vault (AES-256-GCM, tamper-evident, the key from
-// OVERLOOK_SECRET_KEY or a 0600 key file made once), the scope map's connector operations (24 of them
+// The connectors framework itself: the token vault (AES-256-GCM, tamper-evident, its key kept in the
+// database sealed with OVERLOOK_SECRET_KEY or a 0600 key file made once), the scope map's connector operations (24 of them
 // for Procore, ACC and Aconex, all under /v2/connectors/<id>, and the shared callback not scoped),
 // expired OAuth states, and no orphan rows when a person, project or camera goes away.
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scopeMap } from '../../../src/platform/access/scope-map.js';
-import { loadVaultKey, TokenVault } from '../../../src/platform/connectors/framework/token-vault.js';
+import { TokenVault } from '../../../src/platform/connectors/framework/token-vault.js';
+import { loadSecretKey } from '../../../src/platform/secrets/secret-key.js';
 import { isLocalPath } from '../../../src/platform/connectors/framework/connectors-service.js';
 import { buildTestPlatform, type TestPlatform } from '../../helpers/platform.js';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
@@ -28,17 +29,17 @@ describe('token vault', () => {
     expect(() => new TokenVault(Buffer.alloc(16))).toThrow();
   });
 
-  it('takes OVERLOOK_SECRET_KEY, or makes a 0600 key file once and reuses it', () => {
+  it('the secret key the vault key is sealed with: OVERLOOK_SECRET_KEY, or a 0600 key file made once and reused', () => {
     const dir = mkdtempSync(join(tmpdir(), 'vault-'));
     try {
       const given = Buffer.alloc(32, 3);
-      expect(loadVaultKey({ secretKeyBase64: given.toString('base64'), dataDir: dir }).equals(given)).toBe(true);
-      expect(() => loadVaultKey({ secretKeyBase64: Buffer.alloc(10).toString('base64'), dataDir: dir })).toThrow(/32 bytes/);
-      const made = loadVaultKey({ dataDir: dir });
+      expect(loadSecretKey({ secretKeyBase64: given.toString('base64'), dataDir: dir }).key.equals(given)).toBe(true);
+      expect(() => loadSecretKey({ secretKeyBase64: Buffer.alloc(10).toString('base64'), dataDir: dir })).toThrow(/32 bytes/);
+      const made = loadSecretKey({ dataDir: dir }).key;
       const file = join(dir, 'connector-secret.key');
       expect(statSync(file).mode & 0o777).toBe(0o600);
       expect(Buffer.from(readFileSync(file, 'utf8').trim(), 'base64').equals(made)).toBe(true);
-      expect(loadVaultKey({ dataDir: dir }).equals(made)).toBe(true);
+      expect(loadSecretKey({ dataDir: dir }).key.equals(made)).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

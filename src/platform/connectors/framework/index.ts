@@ -40,8 +40,8 @@
  * with `ctx.host.notifications`).
  *
  * SECRETS
- * Tokens and credentials are sealed with AES-256-GCM (token-vault.ts) under OVERLOOK_SECRET_KEY (base64,
- * 32 bytes) or `<data dir>/connector-secret.key` (generated, mode 0600).
+ * Tokens and credentials are sealed with AES-256-GCM (token-vault.ts) under the vault key, which is kept
+ * in the database sealed with OVERLOOK_SECRET_KEY (docs/deploy.md, Secrets).
  *
  * TESTS
  * `test/fakes/fake-oauth-provider.ts` starts a loopback fake (authorize → redirect with a code, token

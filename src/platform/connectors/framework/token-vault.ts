@@ -1,9 +1,9 @@
 // Provider tokens and credentials are secrets of other systems: they are kept encrypted at rest with
-// AES-256-GCM (node:crypto), so a copy of the database alone reveals none of them. The key comes from
-// OVERLOOK_SECRET_KEY (base64 of 32 bytes) or is generated once into `<data dir>/connector-secret.key`.
+// AES-256-GCM (node:crypto), so a copy of the database alone reveals none of them. The vault key is kept
+// in the database, sealed (the secrets feature, kind `connector-vault`), so every node opens what any
+// node sealed.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import type { SecretStore } from '../../secrets/secret-store.js';
 
 const VERSION = 'v1';
 const IV_BYTES = 12;
@@ -42,28 +42,15 @@ export class TokenVault {
   }
 }
 
-/** The vault key: OVERLOOK_SECRET_KEY when set, else the key file in the data dir (created with mode 0600). */
-export function loadVaultKey(opts: { secretKeyBase64?: string; dataDir: string }): Buffer {
-  if (opts.secretKeyBase64) {
-    const key = Buffer.from(opts.secretKeyBase64, 'base64');
-    if (key.length !== 32) throw new Error('OVERLOOK_SECRET_KEY must be the base64 encoding of 32 bytes');
-    return key;
-  }
-  const file = join(opts.dataDir, 'connector-secret.key');
-  if (existsSync(file)) {
-    const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
-    if (key.length !== 32) throw new Error(`${file} does not hold a base64 32-byte key`);
-    return key;
-  }
-  mkdirSync(dirname(file), { recursive: true });
-  const key = randomBytes(32);
-  // `wx`: two processes starting at once must not overwrite each other's key.
-  try {
-    writeFileSync(file, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return loadVaultKey(opts);
-    throw err;
-  }
-  chmodSync(file, 0o600);
+export const VAULT_KEY_KIND = 'connector-vault';
+
+/**
+ * The vault key kept in the database. The first one stored is `legacyKey()`: the key the vault used before
+ * it moved to the database (OVERLOOK_SECRET_KEY, or the data dir's key file), so what was sealed before opens.
+ */
+export async function loadVaultKey(secrets: SecretStore, legacyKey: () => Buffer): Promise<Buffer> {
+  const [active] = await secrets.ensure(VAULT_KEY_KIND, async () => ({ kid: 'vault-1', value: legacyKey().toString('base64') }));
+  const key = Buffer.from(active!.value, 'base64');
+  if (key.length !== 32) throw new Error(`the stored ${VAULT_KEY_KIND} key is not 32 bytes`);
   return key;
 }

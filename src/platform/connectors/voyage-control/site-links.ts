@@ -34,7 +34,7 @@ export class SiteLinks {
     private readonly vault: TokenVault,
   ) {}
 
-  /** With the vault key the framework uses (OVERLOOK_SECRET_KEY or the data dir's key file). */
+  /** With the vault key the framework uses (kept in the database, sealed; docs/deploy.md, Secrets). */
   static from(host: Pick<ConnectorHost, 'db' | 'vaultKey'>): SiteLinks {
     return new SiteLinks(host.db, new TokenVault(host.vaultKey));
   }

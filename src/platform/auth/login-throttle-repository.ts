@@ -1,0 +1,42 @@
+// Where the sign-in throttle keeps its counters. On PostgreSQL, in the `login_throttle` table through
+// rate-limiter-flexible's PostgreSQL store, so every node counts the same failures: this file is the one
+// that hands the table to the store (the store's own SQL reads and writes it; our migration creates it,
+// so the store is told `tableCreated`), and the one that prunes it. On SQLite there is one node, whose
+// memory holds every count: no write to the database file per failed sign-in, and a restart clears
+// blocks as it always has.
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres } from 'rate-limiter-flexible';
+import type { PlatformDb } from '../db/database.js';
+
+export interface CounterOptions {
+  /** Names the counter; its rows' keys start with it. */
+  keyPrefix: string;
+  /** Failures allowed in a window; one more starts a block. */
+  points: number;
+  /** The window, in seconds. */
+  duration: number;
+  /** The block, in seconds. */
+  blockDuration: number;
+}
+
+/** A failure counter: shared by every node on PostgreSQL, in the process's memory on SQLite. */
+export function failureCounter(db: PlatformDb, opts: CounterOptions): RateLimiterAbstract {
+  if (db.dialect === 'sqlite') return new RateLimiterMemory(opts);
+  if (!db.pool) throw new Error('the sign-in throttle needs the PostgreSQL pool (openDb sets it)');
+  return new RateLimiterPostgres({
+    ...opts,
+    storeClient: db.pool,
+    storeType: 'pool',
+    tableName: 'login_throttle',
+    // Named outright rather than left to the pool's search_path.
+    schemaName: db.pgSchema,
+    tableCreated: true,
+    // Expired rows are pruned by pruneLoginThrottle, on a timer the app stops when it closes.
+    clearExpiredByTimeout: false,
+  });
+}
+
+/** Deletes the counters (and blocks) that ended before `beforeMs`. Nothing to do on SQLite. */
+export async function pruneLoginThrottle(db: PlatformDb, beforeMs: number): Promise<void> {
+  if (db.dialect === 'sqlite') return;
+  await db.kysely.deleteFrom('login_throttle').where('expire', '<', beforeMs).execute();
+}
