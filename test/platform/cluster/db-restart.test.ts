@@ -150,7 +150,7 @@ describe.skipIf(testDialect() !== 'postgres' || !BIN)(
         await until(app, { method: 'POST', url: '/v2/auth/login', payload: { username: 'restart@example.com', password: 'restart password 1' } }, 200, 10_000);
       // The listener drops every cache when it listens again; give it a moment to be back before the change.
       await sleep(1_000);
-    expect((await b.inject(read)).statusCode).toBe(200); // cached again on B, so only a message can drop it
+      expect((await b.inject(read)).statusCode).toBe(200); // cached again on B, so only a message can drop it
       const revoked = await a.inject({ method: 'POST', url: `/v2/api-keys/${keyId}/revoke`, headers: { authorization: `Bearer ${token}` } });
       expect(revoked.statusCode, revoked.body).toBe(200);
       await until(b, read, 401, 1_000);
