@@ -32,6 +32,10 @@ export const liveViewFeature = defineFeature({
       streams,
       workLeases,
     );
+    // The streams live with the app: leftovers of a previous process are cleared on start, and every
+    // ffmpeg is stopped (its folder removed) when the app closes, before the leases are released.
+    app.addHook('onReady', async () => streams.start());
+    app.addHook('onClose', async () => streams.close());
     return { liveView, mediaTokens };
   },
 });

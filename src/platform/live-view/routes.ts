@@ -59,11 +59,6 @@ export const liveViewRoutes = defineRoutes('live-view-routes', ['liveView'], asy
   const live = scoped(['camera:live_view'], { project: fromPathCamera });
   const media = tokenOnly('media');
 
-  // The streams live with the app: leftovers of a previous process are cleared on start, and every
-  // ffmpeg is stopped (its folder removed) when the app closes.
-  app.addHook('onReady', async () => liveView.streams.start());
-  app.addHook('onClose', async () => liveView.streams.close());
-
   app.get(
     '/v2/cameras/:camera_exid/live/snapshot',
     {
