@@ -35,6 +35,7 @@ import { buildPlatformApp } from '../src/platform/app.js';
 import { createUser } from '../src/platform/users/create-user.js';
 import { BUCKET_MS, snapshotKey } from '../src/platform/recordings/snapshot-index.js';
 import { servicesOf } from '../src/platform/plugins/feature.js';
+import { pgReachable } from './pg-reachable.js';
 
 const ROWS = Number(process.env.BENCH_SNAPSHOT_ROWS ?? 5_000_000);
 const SAMPLES = Number(process.env.BENCH_SAMPLES ?? 5000);
@@ -435,18 +436,6 @@ async function benchServing(): Promise<Record<string, number | string>> {
   }
 }
 
-async function pgReachable(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 1500 });
-  try {
-    await c.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await c.end().catch(() => {});
-  }
-}
-
 async function main(): Promise<void> {
   const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`;
   const only = process.env.BENCH_CAMERAS_PARTS ?? 'queries,serving';
@@ -455,7 +444,7 @@ async function main(): Promise<void> {
     const wanted = process.env.BENCH_CAMERAS_DBS ?? 'sqlite,postgres';
     const dbs: ('sqlite' | 'postgres')[] = wanted.includes('sqlite') ? ['sqlite'] : [];
     if (wanted.includes('postgres')) {
-      if (await pgReachable()) dbs.push('postgres');
+      if (await pgReachable(PG_URL)) dbs.push('postgres');
       else process.stderr.write(`PostgreSQL not reachable at ${PG_URL}: queries measured on SQLite only\n`);
     }
     const rows = [];

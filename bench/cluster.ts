@@ -11,12 +11,12 @@
 import { cpus, loadavg, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { Client } from 'undici';
 import { openDb } from '../src/lib/db/index.js';
 import type { PlatformDatabase } from '../src/platform/db/database.js';
 import { createUser } from '../src/platform/users/create-user.js';
 import { type CliNode, cpuSeconds, createScratchDatabase, haproxyBinary, startBalancer, startCluster } from '../test/helpers/cli-cluster.js';
+import { pgReachable } from './pg-reachable.js';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test';
 const ROUNDS = Number(process.env.BENCH_CLUSTER_ROUNDS ?? 1000);
@@ -27,18 +27,6 @@ const CONNECTIONS = 32;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 const ms = (v: number) => Number(v.toFixed(2));
-
-async function reachable(url: string): Promise<boolean> {
-  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
-  try {
-    await c.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await c.end().catch(() => {});
-  }
-}
 
 async function json(client: Client, method: 'GET' | 'POST' | 'PUT', path: string, headers: Record<string, string>, body?: unknown): Promise<any> {
   const res = await client.request({
@@ -139,7 +127,7 @@ async function throughput(setup: string, url: string, headers: Record<string, st
 }
 
 export async function benchCluster(): Promise<Record<string, unknown> | undefined> {
-  if (!(await reachable(ADMIN_URL))) {
+  if (!(await pgReachable(ADMIN_URL))) {
     console.log(`skipped: no PostgreSQL at ${ADMIN_URL.replace(/\/\/[^@]*@/, '//')} (set BENCH_DATABASE_URL)`);
     return undefined;
   }
