@@ -15,6 +15,8 @@ export type CacheFactKind =
   | 'session'
   /** A project: its exid, which cameras belong to it, its members' roles in it. Id: project id. */
   | 'project'
+  /** What other records show of a project (name, status, time zone), e.g. a camera record's `project`. Id: project exid. */
+  | 'project-details'
   /** A camera's row: settings, connection, project, last health check. Id: camera exid. */
   | 'camera'
   /** What a camera's RTSP stream was found to carry (its probe results). Id: camera exid. */

@@ -31,6 +31,11 @@ const HEALTH_TTL_MS = 5000;
 const CAMERA_TTL_MS = 60_000;
 
 const cameraFacts = (exid: string): CacheFact[] => [{ kind: 'camera', id: exid }];
+/** A camera row or record also shows its project's name: a project update drops it too. */
+const cameraAndProjectFacts = (exid: string, camera: { project_exid: string }): CacheFact[] => [
+  { kind: 'camera', id: exid },
+  { kind: 'project-details', id: camera.project_exid },
+];
 
 function checkUrl(value: string | undefined, field: string, protocols: string[]): string | undefined {
   if (value === undefined) return undefined;
@@ -70,8 +75,8 @@ export class CamerasService {
     private readonly caches: CacheRegistry,
     private readonly connections: CameraConnections,
   ) {
-    this.rows = caches.create('cameras.rows', { max: 20_000, ttlMs: CAMERA_TTL_MS, facts: cameraFacts });
-    this.records = caches.create('cameras.records', { max: 20_000, ttlMs: CAMERA_TTL_MS, facts: cameraFacts });
+    this.rows = caches.create<string, CameraRow>('cameras.rows', { max: 20_000, ttlMs: CAMERA_TTL_MS, facts: cameraAndProjectFacts });
+    this.records = caches.create<string, CameraRecord>('cameras.records', { max: 20_000, ttlMs: CAMERA_TTL_MS, facts: cameraAndProjectFacts });
     this.health = caches.create('cameras.health', { max: 20_000, ttlMs: HEALTH_TTL_MS, facts: cameraFacts });
   }
 

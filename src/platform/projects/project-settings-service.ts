@@ -73,6 +73,8 @@ export class ProjectSettingsService {
     const before = await projectRowById(this.db, project.id);
     if (!before) throw new ApiError('NOT_FOUND', 'Project not found');
     await updateProject(this.db, project.id, set);
+    // Camera records show the project's name: drop them here and on every other node.
+    this.caches.forget([{ kind: 'project-details', id: project.exid }]);
     const changed = Object.fromEntries(
       (['name', 'status', 'timezone'] as const).filter((k) => set[k] !== undefined && set[k] !== before[k]).map((k) => [k, { from: before[k], to: set[k] }]),
     );

@@ -154,6 +154,34 @@ describe.skipIf(testDialect() !== 'postgres')('a change on one node is honoured 
     await answers(b, get(`/v2/cameras/${c.exid}`, owner.auth), 404, at);
   });
 
+  /** Asks `node` every 50 ms until `check` holds for its JSON answer; fails after 1 s from `since`. */
+  async function shows(node: FastifyInstance, req: InjectOptions, check: (body: any) => boolean, since: number): Promise<void> {
+    for (;;) {
+      const res = await node.inject(req);
+      if (res.statusCode === 200 && check(res.json())) return;
+      if (Date.now() - since > 1000) throw new Error(`${req.url}: still ${res.statusCode} ${res.body.slice(0, 200)} 1 s after the change`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it('a camera renamed on A shows its new name on B', async () => {
+    const c = await tp.camera(owner, exid, 'Old name');
+    await shows(b, get(`/v2/cameras/${c.exid}`, owner.auth), (r) => r.name === 'Old name', Date.now());
+    const at = await onA({ method: 'PATCH', url: `/v2/cameras/${c.exid}/settings`, headers: owner.auth, payload: { name: 'New name' } }, 200);
+    await shows(b, get(`/v2/cameras/${c.exid}`, owner.auth), (r) => r.name === 'New name', at);
+  });
+
+  it('a project renamed on A shows its new name on B, in the project and in its cameras’ records', async () => {
+    const p = await tp.project(owner, 'Before rename');
+    const c = await tp.camera(owner, p.exid, 'Named camera');
+    await shows(b, get(`/v2/projects/${p.exid}`, owner.auth), (r) => r.name === 'Before rename', Date.now());
+    await shows(b, get(`/v2/cameras/${c.exid}`, owner.auth), (r) => r.project?.name === 'Before rename', Date.now());
+    const at = await onA({ method: 'PATCH', url: `/v2/projects/${p.exid}`, headers: owner.auth, payload: { name: 'After rename' } }, 200);
+    await shows(b, get(`/v2/projects/${p.exid}`, owner.auth), (r) => r.name === 'After rename', at);
+    await shows(b, get(`/v2/cameras/${c.exid}`, owner.auth), (r) => r.project?.name === 'After rename', at);
+    await shows(a, get(`/v2/cameras/${c.exid}`, owner.auth), (r) => r.project?.name === 'After rename', at);
+  });
+
   it('after its listening session is lost, B forgets everything once it listens again, and hears A again', async () => {
     const admin = new pg.Client({ connectionString: tp.t.databaseUrl });
     await admin.connect();
