@@ -1,6 +1,6 @@
 // Configuration shared by every service: flags win over environment variables, which win over defaults.
-// The modules live in src/lib/config/ (env-schema.ts lists every variable); this file keeps the old
-// import path working.
+// The modules live in src/lib/config/ (env-schema.ts lists every variable); this file is their one
+// entry point for the services.
 export * from './config/addresses.js';
 export * from './config/admin-config.js';
 export * from './config/bim-config.js';

@@ -1,7 +1,7 @@
 // Two nodes on one PostgreSQL database (docs/deploy.md, Cache invalidation across nodes): a change made
 // on node A is honoured by node B within 1 s of A's response, although B had cached the old answer; and
 // after B's listening session is lost, B forgets everything once it listens again.
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheChannel } from '../../../src/lib/cache/index.js';
@@ -12,17 +12,32 @@ import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Asks `node` every 50 ms until it answers `status`; fails if that takes longer than `withinMs` from `since`. */
-async function answers(node: FastifyInstance, req: InjectOptions, status: number, since: number, withinMs = 1000): Promise<void> {
+/** Asks `node` every 50 ms until its answer passes `ok`; fails if that takes longer than `withinMs` from `since`. */
+async function until(
+  node: FastifyInstance,
+  req: InjectOptions,
+  ok: (res: LightMyRequestResponse) => boolean,
+  expected: string,
+  since: number,
+  withinMs = 1000,
+) {
   for (;;) {
     const res = await node.inject(req);
-    if (res.statusCode === status) return;
+    if (ok(res)) return;
     if (Date.now() - since > withinMs) {
-      throw new Error(`${req.method} ${req.url}: expected ${status} within ${withinMs} ms of the change, still ${res.statusCode} ${res.body.slice(0, 200)}`);
+      throw new Error(`${req.method} ${req.url}: expected ${expected} within ${withinMs} ms of the change, still ${res.statusCode} ${res.body.slice(0, 200)}`);
     }
     await sleep(50);
   }
 }
+
+/** Until `node` answers `status`. */
+const answers = (node: FastifyInstance, req: InjectOptions, status: number, since: number, withinMs = 1000) =>
+  until(node, req, (res) => res.statusCode === status, String(status), since, withinMs);
+
+/** Until `node` answers 200 with a JSON body that passes `check`. */
+const shows = (node: FastifyInstance, req: InjectOptions, check: (body: any) => boolean, since: number) =>
+  until(node, req, (res) => res.statusCode === 200 && check(res.json()), '200 with the change', since);
 
 describe.skipIf(testDialect() !== 'postgres')('a change on one node is honoured by another within 1 s (PostgreSQL only: with SQLite there is one node)', () => {
   let tp: TestPlatform;
@@ -153,16 +168,6 @@ describe.skipIf(testDialect() !== 'postgres')('a change on one node is honoured 
     const at = await onA({ method: 'DELETE', url: `/v2/cameras/${c.exid}`, headers: owner.auth }, 204);
     await answers(b, get(`/v2/cameras/${c.exid}`, owner.auth), 404, at);
   });
-
-  /** Asks `node` every 50 ms until `check` holds for its JSON answer; fails after 1 s from `since`. */
-  async function shows(node: FastifyInstance, req: InjectOptions, check: (body: any) => boolean, since: number): Promise<void> {
-    for (;;) {
-      const res = await node.inject(req);
-      if (res.statusCode === 200 && check(res.json())) return;
-      if (Date.now() - since > 1000) throw new Error(`${req.url}: still ${res.statusCode} ${res.body.slice(0, 200)} 1 s after the change`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
 
   it('a camera renamed on A shows its new name on B', async () => {
     const c = await tp.camera(owner, exid, 'Old name');
