@@ -14,6 +14,10 @@ export const ERROR_STATUS = {
   ONVIF_OPERATION_NOT_ALLOWED: 403,
   /** An impersonated session may not manage API keys, change the password or administer the platform. */
   NOT_ALLOWED_WHILE_IMPERSONATING: 403,
+  /** An app's OAuth access token never controls the account: sessions, password, API keys, apps, administration. */
+  NOT_ALLOWED_WITH_OAUTH_TOKEN: 403,
+  /** An API key used from an address outside its allow-list. */
+  IP_NOT_ALLOWED: 403,
   /** A platform admin disabled this account (said only after a correct password). */
   ACCOUNT_DISABLED: 403,
   NOT_FOUND: 404,
@@ -29,9 +33,13 @@ export const ERROR_STATUS = {
   CONNECTOR_NOT_CONNECTED: 409,
   /** The server has no client id for this provider: a setting to make, not a request to retry. */
   CONNECTOR_NOT_CONFIGURED: 409,
+  /** The client took too long to send its request (headers or body); the connection is closed. */
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_REQUESTS: 429,
+  HEADERS_TOO_LARGE: 431,
   INTERNAL_ERROR: 500,
   BAD_GATEWAY: 502,
   /** A connector's provider no longer accepts the stored tokens, even after a refresh: connect again. */

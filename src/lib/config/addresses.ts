@@ -1,7 +1,7 @@
 // Where a service listens and keeps its files: flags win over environment variables, which win over
 // defaults. OVERLOOK_HOST, the port variables and OVERLOOK_DATA_DIR are read here rather than through
 // readEnv because a flag may stand in for them: a bad value a flag overrides was never an error.
-import { mkdirSync } from 'node:fs';
+import { chmodSync, mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { processEnv, type Env } from './process-env.js';
 
@@ -49,9 +49,16 @@ export function resolveAddress(service: ServiceName, flags: ServeFlags, env: Env
   return { host, port };
 }
 
-/** The data directory, created if missing. */
+/** The data directory, created if missing; owner-only (0700), as it holds the database and key files. */
 export function resolveDataDir(flags: { dataDir?: string }, env: Env = processEnv()): string {
   const dir = resolve(flags.dataDir ?? env.OVERLOOK_DATA_DIR ?? DEFAULT_DATA_DIR);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Explicitly, whatever the umask, and for a data dir an older version made with the umask's mode.
+  try {
+    chmodSync(dir, 0o700);
+  } catch (err) {
+    // Someone else's directory (shared by an administrator on purpose): left as it is.
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') throw err;
+  }
   return dir;
 }

@@ -17,6 +17,25 @@ const port = (service: ServiceName, what: string, more = '') =>
 export const OPEN_METEO_URL = 'https://api.open-meteo.com';
 export const OPEN_METEO_ARCHIVE_URL = 'https://archive-api.open-meteo.com';
 
+/** How long a client may take to send a request, and how many connections one address may hold. */
+const Http = {
+  OVERLOOK_HEADERS_TIMEOUT_SECONDS: positive(
+    10,
+    'Time a client has to send a request’s headers, in seconds; a slower one gets 408 and is closed (docs/security.md)',
+  ),
+  OVERLOOK_REQUEST_TIMEOUT_SECONDS: positive(60, 'Time a client has to send a whole request, body included, in seconds; a slower one gets 408 and is closed'),
+  OVERLOOK_MAX_CONNECTIONS_PER_ADDRESS: Type.Integer({
+    minimum: 0,
+    default: 256,
+    description: 'Open connections one client address may hold; more are closed at once; 0: no cap (behind a proxy every client shares its address)',
+  }),
+  OVERLOOK_CORS_ORIGINS: Type.Optional(
+    text('Web origins (`https://viewer.example.com`, comma-separated) whose pages may call this service from a browser (CORS)', {
+      defaultText: 'none: cross-origin browser calls are refused',
+    }),
+  ),
+} satisfies TProperties;
+
 /** Read by every service. */
 const Common = {
   OVERLOOK_HOST: text('Address to listen on (same as --host)', { default: DEFAULT_HOST }),
@@ -24,6 +43,7 @@ const Common = {
     default: DEFAULT_DATA_DIR,
   }),
   OVERLOOK_LOG_LEVEL: text('pino log level; `silent` turns logs off', { default: 'info' }),
+  ...Http,
 } satisfies TProperties;
 
 const MediaTools = {
@@ -50,6 +70,13 @@ const ApiUrl = {
   ),
 } satisfies TProperties;
 
+/** Sign-in throttling, the same on the main API and the recorder (each counts its own sign-ins). */
+const SignInThrottle = {
+  OVERLOOK_LOGIN_FAILURES_PER_ACCOUNT: positive(5, 'Failed sign-ins allowed per account before 429'),
+  OVERLOOK_LOGIN_FAILURES_PER_ADDRESS: positive(20, 'Failed sign-ins allowed per client address before 429'),
+  OVERLOOK_LOGIN_BLOCK_SECONDS: positive(60, 'How long a throttled account or address waits, in seconds'),
+} satisfies TProperties;
+
 /** The main API (`overlook serve`, `up`, `migrate`, `users create`), in the order its config reads them. */
 const Platform = {
   OVERLOOK_PORT: port('platform', 'the main API'),
@@ -68,12 +95,15 @@ const Platform = {
       defaultText: 'kept in the database, sealed (docs/deploy.md)',
     }),
   ),
-  OVERLOOK_LOGIN_FAILURES_PER_ACCOUNT: positive(5, 'Failed sign-ins allowed per account before 429'),
-  OVERLOOK_LOGIN_FAILURES_PER_ADDRESS: positive(20, 'Failed sign-ins allowed per client address before 429'),
-  OVERLOOK_LOGIN_BLOCK_SECONDS: positive(60, 'How long a throttled account or address waits, in seconds'),
+  ...SignInThrottle,
   OVERLOOK_SIGNUP: Type.Optional(text('`1`: new people may sign themselves up (reported by signup_options)', { defaultText: 'off' })),
   ...MediaTools,
   OVERLOOK_HLS_IDLE_SECONDS: positive(30, 'Live view: a stream stops after this many seconds without a playlist or segment fetch'),
+  OVERLOOK_LIVE_STREAMS_PER_NODE: positive(32, 'Live view: ffmpeg streams one node runs at most; a start over it gets 503 with Retry-After'),
+  OVERLOOK_LIVE_STREAMS_PER_PERSON: positive(
+    4,
+    'Live view: streams one person may have started and running on a node; one more gets 429 (watching a running stream is free)',
+  ),
   OVERLOOK_MEDIA_TOKEN_SECONDS: positive(600, 'Live view: lifetime of the media token in the URL `/hls` hands out, in seconds'),
   OVERLOOK_RECORDING_LOOP: Type.Optional(
     text('`0`, `false`, `off` or `no`: this process does not run the cloud recording loop (recorder and retention)', { defaultText: 'on' }),
@@ -105,6 +135,12 @@ const Platform = {
   OVERLOOK_MEDIA_MAX_FRAMES: positive(3000, 'Most frames one clip or timelapse uses (at least 2); longer ranges are sampled evenly'),
   OVERLOOK_ANPR_METADATA_MAX_BYTES: positive(8 * 1024, 'Largest ANPR event metadata, in bytes of JSON'),
   OVERLOOK_CAMERA_TIMEOUT_MS: positive(5000, 'How long one snapshot or ONVIF exchange with a camera may take, in milliseconds'),
+  OVERLOOK_ALLOWED_NETWORKS: Type.Optional(
+    text(
+      'Comma-separated networks in CIDR form (`192.168.10.0/24,10.0.0.5/32`) that camera, ONVIF and RTSP addresses may point into, besides the public internet; the platform’s own ports stay refused (docs/security.md, Outbound connections)',
+      { defaultText: 'none: loopback, private, link-local, carrier-grade NAT, multicast and other non-public addresses are refused' },
+    ),
+  ),
   OVERLOOK_IMPERSONATION_MINUTES: positive(60, 'Lifetime of an impersonated session, in minutes'),
   OVERLOOK_OIDC_PROVIDERS: Type.Optional(
     nonEmpty('OpenID Connect sign-in providers: a JSON array of {id, name, issuer, client_id, client_secret, signup?} (docs/admin.md)', {
@@ -134,6 +170,11 @@ const Platform = {
       defaultText: 'kept in the database, sealed (docs/deploy.md)',
     }),
   ),
+  OVERLOOK_OAUTH_REGISTRATIONS_PER_HOUR: positive(
+    20,
+    'Anonymous OAuth client registrations (`POST /oauth/reg`) allowed per client address per hour before 429',
+  ),
+  OVERLOOK_OAUTH_UNUSED_CLIENT_DAYS: positive(30, 'Days an anonymously registered OAuth client is kept while no person has authorized it'),
   OVERLOOK_SECRET_KEY: Type.Optional(
     nonEmpty('Base64 of 32 bytes that seals the keys kept in the database (docs/deploy.md); every API process of one database needs the same', {
       defaultText: 'generated into `<data dir>/connector-secret.key` (one node only)',
@@ -174,16 +215,44 @@ const Recorder = {
   OVERLOOK_RECORDER_TOKEN_DAYS: positive(7, 'Lifetime of a recorder access token, in days'),
   ...MediaTools,
   OVERLOOK_RECORDER_LIVE_WINDOW: positive(6, 'Live HLS window, in segments'),
+  OVERLOOK_RECORDER_LIVE: Type.Optional(text('`off`: no live view (no live HLS, no WebRTC); each device ffmpeg only records', { defaultText: 'on' })),
   OVERLOOK_RECORDER_BODY_LIMIT: positive(5 * 1024 * 1024, 'Largest request body of the recorder API, in bytes'),
+  ...SignInThrottle,
+  OVERLOOK_RECORDER_SECRET_KEY: Type.Optional(
+    nonEmpty('Base64 of 32 random bytes that seal the camera passwords and remote-storage secrets in the recorder database', {
+      defaultText: 'generated once into `<data dir>/recorder/recorder-secret.key` (mode 0600)',
+    }),
+  ),
+  OVERLOOK_RECORDER_MEDIA_DIR: Type.Optional(
+    text('The only folder `file` devices may play from (paths are resolved, symlinks followed, and must stay inside)', {
+      defaultText: '`<data dir>/recorder/media`',
+    }),
+  ),
 } satisfies TProperties;
 
 // Each service's schema: exactly the variables it reads. Unknown variables are dropped, not refused.
 const strict = { additionalProperties: false } as const;
 export const PlatformEnv = Type.Object({ ...Common, ...Platform }, strict);
 export const RecorderEnv = Type.Object({ ...Common, ...Recorder }, strict);
-export const McpEnv = Type.Object({ ...Common, ...McpPort, ...McpUrl, ...ApiUrl }, strict);
+export const McpEnv = Type.Object(
+  {
+    ...Common,
+    ...McpPort,
+    ...McpUrl,
+    ...ApiUrl,
+    OVERLOOK_MCP_ALLOWED_ORIGINS: Type.Optional(
+      text('Web origins, comma-separated, besides the MCP server’s own, whose browser pages may call `/mcp` (others are refused: DNS rebinding)', {
+        defaultText: 'none',
+      }),
+    ),
+  },
+  strict,
+);
 export const AiEnv = Type.Object({ ...Common, OVERLOOK_AI_PORT: port('ai', 'the AI API'), ...ApiUrl }, strict);
 export const LabsEnv = Type.Object({ ...Common, OVERLOOK_LABS_PORT: port('labs', 'the Labs API'), ...ApiUrl }, strict);
+
+/** Read by every service's HTTP server (src/lib/config/http-limits.ts). */
+export const HttpEnv = Type.Object(Http, strict);
 
 /** Read when the commands are declared: the default of --api-url. */
 export const ApiUrlEnv = Type.Object(ApiUrl, strict);

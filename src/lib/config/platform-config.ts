@@ -1,11 +1,15 @@
 // The main API's configuration, built once at startup from the environment (validated against
 // PlatformEnv in env-schema.ts, where every variable's default and meaning are) and the flags.
+import { corsOrigins } from './cors-origins.js';
+import { httpLimits, type HttpLimits } from './http-limits.js';
 import { DEFAULT_PORTS, resolveDataDir, type ServiceAddress } from './addresses.js';
 import { adminConfig, type AdminConfig } from './admin-config.js';
 import { bimConfig, type BimConfig } from './bim-config.js';
 import { OPEN_METEO_ARCHIVE_URL, OPEN_METEO_URL, PlatformEnv, type PlatformEnvValues } from './env-schema.js';
 import { processEnv, type Env } from './process-env.js';
 import { readEnv } from './read-env.js';
+import { parseNetworks, type Network } from '../net/networks.js';
+import { ownEndpoints, type Endpoint } from '../net/outbound-guard.js';
 
 export interface PlatformConfig {
   dataDir: string;
@@ -19,6 +23,10 @@ export interface PlatformConfig {
   sessionDays: number;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** Request deadlines and the per-address connection cap (docs/security.md). */
+  httpLimits: HttpLimits;
+  /** Web origins allowed to call from a browser (CORS); empty: none. */
+  corsOrigins: string[];
   /** Public base URL, used in links the API hands out. */
   publicUrl: string;
   /** PEM-encoded PKCS#8 private key for signing JWTs; when absent the signing keys are kept in the database (docs/deploy.md, Secrets). */
@@ -39,6 +47,8 @@ export interface PlatformConfig {
   hlsIdleSeconds: number;
   /** Live view: lifetime of the media token in the URL `/hls` hands out, in seconds. */
   mediaTokenSeconds: number;
+  /** Live view: ffmpeg streams per node, and streams one person may start (docs/security.md). */
+  liveStreams: { perNode: number; perPerson: number };
   /** Whether the API process runs the cloud recordings loop (recorder and retention). */
   recordingLoop: boolean;
   /** Most camera fetches the recording loop runs at once. */
@@ -67,12 +77,17 @@ export interface PlatformConfig {
   bim: BimConfig;
   /** Real cameras: how long one snapshot or ONVIF exchange may take, in milliseconds. */
   cameraTimeoutMs: number;
+  /** Connections made on a tenant's behalf: the networks opted in besides the public internet, and the platform's own endpoints, always refused (docs/security.md, Outbound connections). */
+  outbound: OutboundConfig;
   /** Administration: impersonation, OpenID Connect sign-in providers, CRM and CMS proxies (admin-config.ts). */
   admin: AdminConfig;
   /** OAuth: the MCP server's resource URL (its `/mcp`), the resource access tokens are issued for. */
   mcpUrl: string;
   /** OAuth: signing and cookie keys as JSON (OVERLOOK_OAUTH_KEYS); kept in the database when absent. */
   oauthKeysJson?: string;
+  /** OAuth: anonymous client registrations allowed per address per hour, and days an unauthorized one is kept. */
+  oauthRegistrationsPerHour: number;
+  oauthUnusedClientDays: number;
   /** Connectors: the provider timeout, and the OVERLOOK_<PROVIDER>_URL/_AUTH_URL/_CLIENT_ID/_CLIENT_SECRET variables. */
   connectors: ConnectorsConfig;
   /** Weather provider (Open-Meteo's API shape): forecast base URL (OVERLOOK_WEATHER_URL) and archive base URL (OVERLOOK_WEATHER_ARCHIVE_URL; defaults to OVERLOOK_WEATHER_URL when only that is set). */
@@ -96,6 +111,8 @@ export function platformConfig(flags: { dataDir?: string } = {}, env: Env = proc
     databaseUrl: e.DATABASE_URL,
     sessionDays: e.OVERLOOK_SESSION_DAYS,
     bodyLimit: e.OVERLOOK_BODY_LIMIT,
+    httpLimits: httpLimits(env),
+    corsOrigins: corsOrigins(env),
     settingsImageMaxBytes: e.OVERLOOK_SETTINGS_IMAGE_MAX_BYTES,
     publicUrl: e.OVERLOOK_PUBLIC_URL ?? `http://${addr.host}:${addr.port}`,
     jwtPrivateKeyPem: e.OVERLOOK_JWT_PRIVATE_KEY,
@@ -108,6 +125,7 @@ export function platformConfig(flags: { dataDir?: string } = {}, env: Env = proc
     ffprobePath: e.OVERLOOK_FFPROBE,
     hlsIdleSeconds: e.OVERLOOK_HLS_IDLE_SECONDS,
     mediaTokenSeconds: e.OVERLOOK_MEDIA_TOKEN_SECONDS,
+    liveStreams: { perNode: Math.floor(e.OVERLOOK_LIVE_STREAMS_PER_NODE), perPerson: Math.floor(e.OVERLOOK_LIVE_STREAMS_PER_PERSON) },
     recordingLoop: !['0', 'false', 'off', 'no'].includes((e.OVERLOOK_RECORDING_LOOP ?? '').toLowerCase()),
     recordingConcurrency: e.OVERLOOK_RECORDING_CONCURRENCY,
     workLeaseSeconds: e.OVERLOOK_WORK_LEASE_SECONDS,
@@ -120,11 +138,17 @@ export function platformConfig(flags: { dataDir?: string } = {}, env: Env = proc
     mediaMaxFrames: Math.max(2, e.OVERLOOK_MEDIA_MAX_FRAMES),
     anprMetadataMaxBytes: e.OVERLOOK_ANPR_METADATA_MAX_BYTES,
     cameraTimeoutMs: e.OVERLOOK_CAMERA_TIMEOUT_MS,
+    outbound: {
+      allowedNetworks: parseNetworks(e.OVERLOOK_ALLOWED_NETWORKS),
+      own: ownEndpoints(addr, [e.OVERLOOK_PUBLIC_URL, e.OVERLOOK_NODE_URL]),
+    },
     admin: adminConfig(e),
     bim: bimConfig(e),
     // `||`: an empty OVERLOOK_MCP_PORT means 3100 here (the MCP server itself would listen on port 0).
     mcpUrl: e.OVERLOOK_MCP_URL ?? `http://127.0.0.1:${e.OVERLOOK_MCP_PORT || DEFAULT_PORTS.mcp}/mcp`,
     oauthKeysJson: e.OVERLOOK_OAUTH_KEYS,
+    oauthRegistrationsPerHour: e.OVERLOOK_OAUTH_REGISTRATIONS_PER_HOUR,
+    oauthUnusedClientDays: e.OVERLOOK_OAUTH_UNUSED_CLIENT_DAYS,
     connectors: {
       timeoutMs: e.OVERLOOK_CONNECTOR_TIMEOUT_MS,
       // Each provider reads its own OVERLOOK_<PROVIDER>_* variables (ConnectorEnv in env-schema.ts).
@@ -142,6 +166,11 @@ export interface ConnectorsConfig {
   timeoutMs: number;
   /** Every OVERLOOK_* variable: each provider reads its own (see src/platform/connectors/framework/provider.ts). */
   env: Record<string, string | undefined>;
+}
+
+export interface OutboundConfig {
+  allowedNetworks: Network[];
+  own: Endpoint[];
 }
 
 export type StorageConfig = { kind: 'fs' } | { kind: 's3'; endpoint?: string; bucket: string; region: string; accessKeyId?: string; secretAccessKey?: string };

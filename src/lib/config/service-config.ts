@@ -19,9 +19,13 @@ export function companionConfig(service: CompanionName, flags: ServeFlags, env: 
 }
 
 /** The MCP server's resource URL when OVERLOOK_MCP_URL sets it; else it is where the server listens, plus /mcp. */
-export function mcpConfig(flags: ServeFlags, env: Env = processEnv()): CompanionConfig & { resourceUrl?: string } {
+export function mcpConfig(flags: ServeFlags, env: Env = processEnv()): CompanionConfig & { resourceUrl?: string; allowedOrigins: string[] } {
   const e = readEnv(McpEnv, env);
-  return { address: resolveAddress('mcp', flags, env), logLevel: e.OVERLOOK_LOG_LEVEL, resourceUrl: e.OVERLOOK_MCP_URL };
+  const allowedOrigins = (e.OVERLOOK_MCP_ALLOWED_ORIGINS ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+  return { address: resolveAddress('mcp', flags, env), logLevel: e.OVERLOOK_LOG_LEVEL, resourceUrl: e.OVERLOOK_MCP_URL, allowedOrigins };
 }
 
 /** The default of --api-url: OVERLOOK_API_URL, else the main API on its default address. */

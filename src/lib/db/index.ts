@@ -1,4 +1,5 @@
 // One Kysely instance over either embedded SQLite (default, WAL, in the data dir) or PostgreSQL (DATABASE_URL).
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
@@ -55,13 +56,23 @@ export function openDb<S>(opts: DbOptions): Db<S> {
     return { kysely, dialect: 'postgres', pgSchema: opts.pgSchema, databaseUrl: opts.databaseUrl, pool, close: () => kysely.destroy() };
   }
   const file = opts.sqliteFile ?? ':memory:';
+  const onDisk = file !== ':memory:' && file !== '' && !file.startsWith('file:');
+  // The database holds people's data and hashes: owner-only, whatever the umask. SQLite creates the
+  // -wal and -shm files with the database file's mode, so the file exists as 0600 before SQLite opens it.
+  if (onDisk) closeSync(openSync(file, 'a', 0o600));
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  if (onDisk) ownerOnly(file);
   const kysely = new Kysely<S>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}
+
+/** Mode 0600 on a SQLite database and its -wal and -shm files (made by an older version with the umask's mode). */
+export function ownerOnly(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
 }
 
 /**

@@ -34,8 +34,12 @@ function holdsNul(value: unknown, depth = 0): boolean {
   return false;
 }
 
+/** Longest request target (path and query) any route needs; Node itself refuses past its 16 KiB header limit. */
+export const MAX_URL_LENGTH = 8192;
+
 export function installNulGuard(app: FastifyInstance): void {
   app.addHook('onRequest', async (req) => {
+    if (req.url.length > MAX_URL_LENGTH) throw new ApiError('URI_TOO_LONG', `The address is longer than ${MAX_URL_LENGTH} characters`);
     if (NUL_IN_URL.test(req.url)) throw new ApiError('VALIDATION_ERROR', 'The address holds a NUL character');
   });
   app.addHook('preValidation', async (req) => {

@@ -17,6 +17,8 @@ import * as secrets from './migrations/20261124_0001_secrets.js';
 import * as loginThrottle from './migrations/20261124_0002_login_throttle.js';
 import * as leases from './migrations/20261124_0003_leases.js';
 import * as nodeAddresses from './migrations/20261124_0004_node_addresses.js';
+import * as keyLimits from './migrations/20261125_0001_key_limits.js';
+import * as invitations from './migrations/20261125_0002_invitations.js';
 
 // Listed by hand, not read from the folder, so the same code works from `src/` under tsx and from `dist/`.
 export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
@@ -36,4 +38,6 @@ export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
   '20261124_0002_login_throttle': loginThrottle,
   '20261124_0003_leases': leases,
   '20261124_0004_node_addresses': nodeAddresses,
+  '20261125_0001_key_limits': keyLimits,
+  '20261125_0002_invitations': invitations,
 };

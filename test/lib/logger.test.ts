@@ -1,0 +1,88 @@
+// What the shared logger writes for a request: never a key or JWT value, whatever the parameter is
+// called (decoded as the query parser decodes it) or where in the URL the value is, and the rest of
+// the URL as it came.
+import { Writable } from 'node:stream';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loggerOptions, redactUrl } from '../../src/lib/logger.js';
+import { generateApiKey } from '../../src/lib/auth/api-key-format.js';
+
+const KEY = generateApiKey();
+const JWT = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJwZXJzb24ifQ.c2lnbmF0dXJlLWJ5dGVzLWhlcmU';
+const MEDIA_TOKEN = 'mt-4f9d0c2a7b';
+
+const lines: string[] = [];
+let app: FastifyInstance;
+beforeAll(async () => {
+  const stream = new Writable({
+    write(chunk, _enc, done) {
+      lines.push(String(chunk));
+      done();
+    },
+  });
+  app = Fastify({ logger: { ...(loggerOptions('info') as object), stream } as never });
+  app.get('/*', async (req) => ({ query: req.query }));
+  await app.ready();
+});
+afterAll(() => app.close());
+
+/** The URL the logger wrote for the request (its "incoming request" line). */
+async function loggedUrl(url: string): Promise<string> {
+  lines.length = 0;
+  await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${JWT}`, 'x-access-key': KEY } });
+  const logged = lines.map((l) => JSON.parse(l)).find((l) => l.req?.url);
+  expect(logged, url).toBeTruthy();
+  const all = lines.join('\n');
+  for (const secret of [KEY, JWT, MEDIA_TOKEN]) expect(all, url).not.toContain(secret);
+  return logged.req.url as string;
+}
+
+describe('request URLs in the log', () => {
+  it('redacts a credential parameter, by its decoded name', async () => {
+    expect(await loggedUrl(`/v2/media/a.jpg?token=${MEDIA_TOKEN}&w=640`)).toBe('/v2/media/a.jpg?token=[redacted]&w=640');
+    // The query parser decodes names: `%74oken` authenticates as `token`, so it is redacted as one.
+    expect(await loggedUrl(`/v2/media/a.jpg?%74oken=${MEDIA_TOKEN}&w=640`)).toBe('/v2/media/a.jpg?%74oken=[redacted]&w=640');
+    expect(await loggedUrl(`/v2/x?TOKEN=${MEDIA_TOKEN}`)).toBe('/v2/x?TOKEN=[redacted]');
+  });
+
+  it('redacts a key sent by mistake under another name', async () => {
+    for (const name of ['access_key', 'x-access-key', 'apikey', 'api_key', 'key', 'access_token', 'x%2Daccess%2Dkey']) {
+      expect(await loggedUrl(`/v2/projects?${name}=${KEY}&page=2`)).toBe(`/v2/projects?${name}=[redacted]&page=2`);
+    }
+  });
+
+  it('redacts key and JWT values whatever the parameter’s name or their place in the URL', async () => {
+    expect(await loggedUrl(`/v2/projects?q=${KEY}&page=2`)).toBe('/v2/projects?q=[redacted]&page=2');
+    expect(await loggedUrl(`/v2/projects?q=${encodeURIComponent(JWT)}&sort=name`)).toBe('/v2/projects?q=[redacted]&sort=name');
+    expect(await loggedUrl(`/v2/projects?${KEY}`)).toBe('/v2/projects?[redacted]');
+    expect(await loggedUrl(`/v2/keys/${KEY}/explain?x=1`)).toBe('/v2/keys/[redacted]/explain?x=1');
+    expect(await loggedUrl(`/v2/share/${JWT}`)).toBe('/v2/share/[redacted]');
+  });
+
+  it('keeps ordinary URLs as they came', async () => {
+    for (const url of [
+      '/v2/projects',
+      '/v2/projects?page=2&page_size=50',
+      '/v2/cameras?q=folk_music&project_exid=site-1',
+      '/v2/x?state=abc&redirect=%2Fhome',
+    ]) {
+      expect(await loggedUrl(url)).toBe(url);
+    }
+  });
+
+  it('never logs the credential headers', async () => {
+    await loggedUrl('/v2/projects');
+    expect(lines.join('\n')).not.toContain('authorization');
+  });
+});
+
+describe('redactUrl', () => {
+  it('leaves a URL without a query or a marker as the same string', () => {
+    const url = '/v2/cameras/gate-1/recordings/snapshots/latest';
+    expect(redactUrl(url)).toBe(url);
+  });
+  it('keeps an empty credential value and bad percent-encoding readable', () => {
+    expect(redactUrl('/a?token=&x=%zz')).toBe('/a?token=&x=%zz');
+    expect(redactUrl('/a?%zztoken=1')).toBe('/a?%zztoken=[redacted]');
+  });
+});
