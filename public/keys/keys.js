@@ -67,6 +67,11 @@ async function start() {
 
 const dateText = (iso) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : 'never');
 const projectName = (exid) => projects.find((p) => p.exid === exid)?.name ?? exid;
+const limitsText = (key) =>
+  [
+    key.rate_limit ? `${key.rate_limit.requests} requests / ${key.rate_limit.window_seconds} s` : 'no rate limit',
+    key.allowed_ips.length ? `from ${key.allowed_ips.join(', ')}` : 'from anywhere',
+  ].join('; ');
 
 function button(label, onClick, extra = {}) {
   const b = document.createElement('button');
@@ -101,6 +106,7 @@ async function refresh() {
     cell(row, key.projects.map(projectName).join(', ') || 'none');
     cell(row, key.scopes.join(', ') || 'none');
     cell(row, dateText(key.expires_at));
+    cell(row, limitsText(key)).className = 'limits';
     cell(row, dateText(key.last_used_at));
     const actions = row.insertCell();
     actions.className = 'actions';
@@ -245,6 +251,9 @@ function openKeyDialog(key = null) {
     }
     scopeBox.append(fs);
   }
+  $('#key-rate-requests').value = key?.rate_limit?.requests ?? '';
+  $('#key-rate-window').value = key?.rate_limit?.window_seconds ?? '';
+  $('#key-allowed-ips').value = (key?.allowed_ips ?? []).join('\n');
   $('#key-dialog').showModal();
   $('#key-name').focus();
 }
@@ -263,6 +272,16 @@ async function saveKey(event) {
     $('#key-error').textContent = 'Give the key a name.';
     return;
   }
+  const requests = $('#key-rate-requests').value.trim();
+  const windowSeconds = $('#key-rate-window').value.trim();
+  if (!requests !== !windowSeconds) {
+    $('#key-error').textContent = 'Give both the number of requests and the window, or neither.';
+    return;
+  }
+  body.rate_limit = requests ? { requests: Number(requests), window_seconds: Number(windowSeconds) } : null;
+  body.allowed_ips = $('#key-allowed-ips')
+    .value.split(/[\s,]+/)
+    .filter(Boolean);
   try {
     if (editing) {
       await api('PATCH', `/v2/api-keys/${editing.id}`, body);
@@ -292,6 +311,7 @@ async function runTest(event) {
   event.preventDefault();
   const body = { method: $('#test-method').value, path: $('#test-path').value.trim() };
   if ($('#test-project').value.trim()) body.project_exid = $('#test-project').value.trim();
+  if ($('#test-ip').value.trim()) body.ip = $('#test-ip').value.trim();
   const out = $('#test-result');
   try {
     const e = await api('POST', `/v2/api-keys/${testing.id}/explain`, body);

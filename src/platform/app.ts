@@ -41,6 +41,7 @@ import { notificationRoutes } from './notifications/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { cameraRoutes } from './cameras/routes.js';
 import { memberRoutes } from './members/routes.js';
+import { invitationRoutes } from './members/invitation-routes.js';
 import { projectSettingsRoutes } from './projects/project-settings-routes.js';
 import { projectImageRoutes } from './projects/project-image-routes.js';
 import { cameraSettingsRoutes } from './cameras/camera-settings-routes.js';
@@ -111,6 +112,7 @@ export const ROUTES = [
   projectRoutes,
   cameraRoutes,
   memberRoutes,
+  invitationRoutes,
   projectSettingsRoutes,
   projectImageRoutes,
   cameraSettingsRoutes,
@@ -138,7 +140,13 @@ export const ROUTES = [
 ];
 
 export async function buildPlatformApp(opts: PlatformAppOptions): Promise<FastifyInstance> {
-  const app = createBaseApp({ logger: opts.logger, bodyLimit: opts.config.bodyLimit, trustProxy: opts.config.trustProxy });
+  const app = createBaseApp({
+    logger: opts.logger,
+    bodyLimit: opts.config.bodyLimit,
+    trustProxy: opts.config.trustProxy,
+    limits: opts.config.httpLimits,
+    corsOrigins: opts.config.corsOrigins,
+  });
   await app.register(infrastructure, { config: opts.config, db: opts.db });
   for (const feature of FEATURES) await app.register(feature);
   await app.register(accessFeature);

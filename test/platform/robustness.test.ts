@@ -97,6 +97,20 @@ describe('headers', () => {
       expect(res.statusCode).toBe(401);
     }
   });
+
+  it('two credentials of one kind: 401, two Authorization headers as two x-access-key (Node would keep only the first)', async () => {
+    const twice = (name: string, value: string) =>
+      tp.app.inject({ method: 'GET', url: '/v2/projects', headers: { [name]: [value, value] as unknown as string } });
+    for (const [name, value] of [
+      ['authorization', owner.auth.authorization],
+      ['x-access-key', key['x-access-key']],
+    ] as const) {
+      const res = await twice(name, value);
+      expectClientError(res, `two ${name}`);
+      expect(res.statusCode, `two ${name}`).toBe(401);
+    }
+    expect((await tp.app.inject({ method: 'GET', url: '/v2/projects', headers: owner.auth })).statusCode).toBe(200);
+  });
 });
 
 describe('paths and queries', () => {

@@ -17,12 +17,23 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
   return Array.isArray(v) ? v.join(',') : v;
 };
 
+/** Node keeps only the first of several Authorization headers, so they are counted in the raw list. */
+function authorizationHeaders(req: FastifyRequest): number {
+  const raw = req.raw.rawHeaders;
+  let n = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') n++;
+  return n;
+}
+
 export async function authenticate(req: FastifyRequest, keys: KeyStore, sessions: SessionStore): Promise<Principal> {
   const authorization = header(req, 'authorization');
   const accessKey = header(req, 'x-access-key');
 
   if (header(req, 'x-api-key') !== undefined) {
     throw unauthorized('x-api-key is not accepted by the main API: send API keys in x-access-key, JWTs as Authorization: Bearer', `${BEARER}, ${APIKEY}`);
+  }
+  if (authorization !== undefined && authorizationHeaders(req) > 1) {
+    throw unauthorized('Send one Authorization header, not several', `${BEARER}, error="invalid_request"`);
   }
   if (authorization !== undefined && accessKey !== undefined) {
     throw unauthorized('Send one credential: either Authorization or x-access-key, not both', `${BEARER}, ${APIKEY}`);
@@ -40,6 +51,9 @@ export async function authenticate(req: FastifyRequest, keys: KeyStore, sessions
       throw unauthorized(`The x-access-key value ${why}`, `${APIKEY}, error="invalid_key"`);
     }
     const { key } = found;
+    // The key's own limits (address allow-list, rate), before anything about the endpoint is looked at.
+    const admitting = keys.admit(key, req.ip);
+    if (admitting) await admitting;
     return { kind: 'key', userId: key.userId, keyId: key.id, scopes: key.scopes, projectIds: key.projectIds };
   }
 

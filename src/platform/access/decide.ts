@@ -2,7 +2,7 @@
 // The request hook gathers the facts (principal, route policy, resolved project, acting role) and
 // calls it; the key explainer calls the very same function.
 import type { ErrorCode } from '../../lib/errors.js';
-import { roleAllows, type AccessPolicy, type Role, type TokenKind } from './policy.js';
+import { ACCOUNT_CONTROLS, closedToDelegated, roleAllows, type AccessPolicy, type Role, type TokenKind } from './policy.js';
 import type { Principal } from './principal.js';
 import type { Scope } from './scopes.js';
 
@@ -89,15 +89,19 @@ export function decide(input: DecisionInput): Decision {
     }
   }
 
+  // An app's OAuth token reaches what keys reach, and only the people routes that declare it; never
+  // what controls the account (the consent page says so, from the same catalogue).
+  if (principal.kind === 'user' && principal.delegated && closedToDelegated(policy)) {
+    return refuse(
+      'NOT_ALLOWED_WITH_OAUTH_TOKEN',
+      (policy.access === 'scoped' || policy.access === 'people') && policy.account
+        ? `An app's OAuth access token never manages ${ACCOUNT_CONTROLS[policy.account]}; sign in for this`
+        : 'An OAuth access token reaches only the endpoints open to delegated access (those with API-key scopes); sign in for this one',
+    );
+  }
+
   // People-only conditions on the person (keys never get here on people routes: refused above).
   if (policy.access === 'people' && principal.kind === 'user') {
-    // An app's OAuth token reaches what keys reach, and only the people routes that declare it.
-    if (principal.delegated && !policy.delegated && !policy.anonymous) {
-      return refuse(
-        'PERMISSION_DENIED',
-        'An OAuth access token reaches only the endpoints open to delegated access (those with API-key scopes); sign in for this one',
-      );
-    }
     if (policy.admin && (!principal.isAdmin || principal.impersonatorId)) {
       return principal.impersonatorId
         ? refuse('NOT_ALLOWED_WHILE_IMPERSONATING', 'Platform administration is not available in an impersonated session', { required: ['platform_admin'] })

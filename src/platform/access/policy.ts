@@ -35,6 +35,26 @@ interface ProjectRule {
   role?: Role;
 }
 
+/**
+ * What an app's OAuth access token (delegated by a person) never reaches, in the words the consent page
+ * shows (docs/oauth-mcp.md). People-only routes (keys, apps, administration) are closed to such tokens
+ * unless they declare `delegated`; a route open to keys that controls the account declares `account`
+ * with the entry it falls under, and the decision refuses delegated tokens there.
+ */
+export const ACCOUNT_CONTROLS = {
+  keys: 'your API keys',
+  apps: 'your developer apps and the apps you authorized',
+  sessions: 'your sessions and sign-in history',
+  profile: 'your password, e-mail or name',
+  admin: 'platform administration',
+} as const;
+export type AccountControl = keyof typeof ACCOUNT_CONTROLS;
+
+interface DelegationRule {
+  /** This route controls the person's account: closed to OAuth access tokens, whatever their scopes. */
+  account?: AccountControl;
+}
+
 /** Conditions on the signed-in person, for people-only routes. */
 interface PersonRule {
   /** Platform administrators only (`users.is_admin`), and not through an impersonated session. */
@@ -59,9 +79,9 @@ export type AccessPolicy =
   /** Only a token of this kind, checked by its verifier; closed to API keys, and JWTs are not enough. */
   | { access: 'token'; token: TokenKind }
   /** People only: closed to API keys. `anonymous` lets callers without a credential in (login). */
-  | ({ access: 'people'; anonymous?: boolean } & PersonRule & ProjectRule)
+  | ({ access: 'people'; anonymous?: boolean } & PersonRule & ProjectRule & DelegationRule)
   /** People, and API keys holding one of `scopes`. */
-  | ({ access: 'scoped'; scopes: readonly Scope[] } & ProjectRule);
+  | ({ access: 'scoped'; scopes: readonly Scope[] } & ProjectRule & DelegationRule);
 
 /** The scopes that reach a route: what OpenAPI publishes as `x-scopes` (empty = closed to keys). */
 export function scopesOf(policy: AccessPolicy): readonly Scope[] {
@@ -71,10 +91,13 @@ export function scopesOf(policy: AccessPolicy): readonly Scope[] {
 // Shorthands used in route definitions.
 export const publicRoute = (): AccessPolicy => ({ access: 'public' });
 export const tokenOnly = (token: TokenKind): AccessPolicy => ({ access: 'token', token });
-export const peopleOnly = (rule: ProjectRule & PersonRule & { anonymous?: boolean } = {}): AccessPolicy => ({ access: 'people', ...rule });
+export const peopleOnly = (rule: ProjectRule & PersonRule & DelegationRule & { anonymous?: boolean } = {}): AccessPolicy => ({ access: 'people', ...rule });
 /** Platform administration (`/v2/admin`): signed-in platform admins only, never keys or impersonated sessions. */
 export const adminOnly = (): AccessPolicy => peopleOnly({ admin: true });
-export const scoped = (scopes: readonly Scope[], rule: ProjectRule = {}): AccessPolicy => ({ access: 'scoped', scopes, ...rule });
+export const scoped = (scopes: readonly Scope[], rule: ProjectRule & DelegationRule = {}): AccessPolicy => ({ access: 'scoped', scopes, ...rule });
+/** Whether OAuth access tokens are refused here: account control, or a people-only route not declaring `delegated`. */
+export const closedToDelegated = (p: AccessPolicy): boolean =>
+  (p.access === 'scoped' || p.access === 'people') && (!!p.account || (p.access === 'people' && !p.delegated && !p.anonymous));
 
 export const fromPathProject: ProjectSource = { from: 'path-project' };
 export const fromPathCamera: ProjectSource = { from: 'path-camera' };

@@ -16,14 +16,14 @@ declare module '../plugins/feature.js' {
 
 export const adminFeature = defineFeature({
   name: 'admin',
-  needs: ['config', 'db', 'sessions', 'caches', 'audit'],
+  needs: ['config', 'db', 'sessions', 'caches', 'audit', 'oauth'],
   offers: ['admin', 'impersonation', 'proxies'],
-  build: ({ config, db, sessions, caches, audit }, app) => {
+  build: ({ config, db, sessions, caches, audit, oauth }, app) => {
     const a = config.admin;
     const pool = new Agent({ connect: { timeout: a.proxyTimeoutMs }, maxRedirections: 0 } as ConstructorParameters<typeof Agent>[0]);
     app.addHook('onClose', async () => pool.close());
     return {
-      admin: new AdminService(db, sessions, caches, audit),
+      admin: new AdminService(db, sessions, caches, audit, oauth),
       impersonation: new ImpersonationService(db, sessions, audit, a.impersonationMinutes),
       proxies: {
         crm: new UpstreamProxy('crm', a.crm, a.proxyTimeoutMs, a.proxyMaxBytes, pool),

@@ -26,6 +26,7 @@ import { NotificationsService } from '../notifications/notifications-service.js'
 import { transferProject } from '../projects/project-transfer.js';
 import * as projects from '../projects/projects-repository.js';
 import type { SessionStore } from '../auth/session-store.js';
+import type { OauthServer } from '../oauth/oauth-server.js';
 import type { AuditContext, AuditLog } from '../audit/audit-log.js';
 import { DEFAULT_FEATURES } from '../users/create-user.js';
 import { toUserRecord } from '../users/user-record.js';
@@ -44,7 +45,25 @@ export class AdminService {
     /** Account, key and ownership changes forget what the access layer cached (docs/architecture.md, Caches). */
     private readonly caches: CacheRegistry,
     private readonly audit: AuditLog,
+    /** Disabling a person or taking their admin flag ends their OAuth grants too. */
+    private readonly oauth: Pick<OauthServer, 'revokeGrantsOf'>,
   ) {}
+
+  /**
+   * Ends every credential the person holds or opened (docs/security.md, Revocation): their sessions,
+   * the impersonations they opened, their OAuth grants with the tokens issued under them. Media tokens
+   * issued through any of these stop with them; the forgets reach every node's caches.
+   */
+  private async endCredentialsOf(id: string) {
+    const sessions = await this.sessions.revokeAllOf(id);
+    const impersonations = await this.sessions.revokeOpenedBy(id);
+    const grants = await this.oauth.revokeGrantsOf(id);
+    this.caches.forget([
+      { kind: 'user', id },
+      { kind: 'user-keys', id },
+    ]);
+    return { sessions_ended: sessions, impersonations_ended: impersonations, oauth_grants_revoked: grants };
+  }
 
   /** Transfers tell both people, as the owner's own transfer does. */
   private get notifications() {
@@ -95,11 +114,8 @@ export class AdminService {
     if (disabled && id === ctx.actorUserId) throw new ApiError('CONFLICT', 'You cannot disable your own account');
     const now = new Date().toISOString();
     await users.updateUser(this.db, id, { disabled_at: disabled ? now : null, updated_at: now });
-    let endedSessions = 0;
-    if (disabled) {
-      // Ended for good, so enabling the account later does not revive old sign-ins.
-      endedSessions = await this.sessions.revokeAllOf(id);
-    }
+    // Ended for good, so enabling the account later does not revive old sign-ins.
+    const ended = disabled ? await this.endCredentialsOf(id) : null;
     this.caches.forget([
       { kind: 'user', id },
       { kind: 'user-keys', id },
@@ -108,7 +124,7 @@ export class AdminService {
       action: disabled ? 'admin.user_disabled' : 'admin.user_enabled',
       subjectUserId: id,
       target: { type: 'user', id },
-      details: { email: user.email, ...(disabled ? { sessions_ended: endedSessions } : {}) },
+      details: { email: user.email, ...ended },
     });
     return this.getUser(id);
   }
@@ -138,11 +154,13 @@ export class AdminService {
     // Live sessions carry the admin flag: drop them from the cache so the next request sees the change.
     this.caches.forget([{ kind: 'user', id }]);
     if (toBool(user.is_admin) !== isAdmin) {
+      // Whatever was signed in with administration rights ends with them.
+      const ended = isAdmin ? null : await this.endCredentialsOf(id);
       await this.audit.record(ctx, {
         action: isAdmin ? 'admin.admin_granted' : 'admin.admin_revoked',
         subjectUserId: id,
         target: { type: 'user', id },
-        details: { email: user.email },
+        details: { email: user.email, ...ended },
       });
     }
     return this.getUser(id);

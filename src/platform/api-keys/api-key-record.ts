@@ -16,6 +16,10 @@ export const ApiKeyRecord = Type.Object(
     status: Type.Union([Type.Literal('valid'), Type.Literal('expired'), Type.Literal('revoked')]),
     last_used_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     created_at: Type.String({ format: 'date-time' }),
+    rate_limit: Type.Union([Type.Object({ requests: Type.Integer(), window_seconds: Type.Integer() }), Type.Null()], {
+      description: 'Requests the key may make per window; null for no limit of its own',
+    }),
+    allowed_ips: Type.Array(Type.String(), { description: 'CIDRs the key may be used from; empty for anywhere' }),
   },
   { $id: 'ApiKeyRecord' },
 );
@@ -42,5 +46,10 @@ export function toApiKeyRecord(row: ApiKeysTable, projectExids: string[]): ApiKe
     status: statusOf(row),
     last_used_at: row.last_used_at,
     created_at: row.created_at,
+    rate_limit:
+      row.rate_limit_requests !== null && row.rate_limit_window_seconds !== null
+        ? { requests: row.rate_limit_requests, window_seconds: row.rate_limit_window_seconds }
+        : null,
+    allowed_ips: row.allowed_ips ? (JSON.parse(row.allowed_ips) as string[]) : [],
   };
 }

@@ -78,7 +78,11 @@ export const touchKeys = (db: PlatformDb, ids: string[], at: string) =>
 
 /** The key with that hash (hex SHA-256 of its value). */
 export const keyByHash = (db: PlatformDb, hash: string) =>
-  db.kysely.selectFrom('api_keys').select(['id', 'user_id', 'key_hash', 'scopes', 'expires_at', 'revoked_at']).where('key_hash', '=', hash).executeTakeFirst();
+  db.kysely
+    .selectFrom('api_keys')
+    .select(['id', 'user_id', 'key_hash', 'scopes', 'expires_at', 'revoked_at', 'rate_limit_requests', 'rate_limit_window_seconds', 'allowed_ips'])
+    .where('key_hash', '=', hash)
+    .executeTakeFirst();
 
 /** The ids of the projects a key is limited to. */
 export async function projectIdsOfKey(db: PlatformDb, keyId: string): Promise<string[]> {
@@ -138,3 +142,16 @@ export async function keyCounts(db: PlatformDb, now: string): Promise<{ total: n
   ]);
   return { total: Number(total.n), valid: Number(valid.n), revoked: Number(revoked.n) };
 }
+
+/**
+ * Revokes the keys with any of these hashes that are not revoked yet, in one statement whatever the
+ * hashes name (the leak report does the same work for every value); the keys it revoked.
+ */
+export const revokeKeysByHashes = (db: PlatformDb, hashes: string[], at: string) =>
+  db.kysely
+    .updateTable('api_keys')
+    .set({ revoked_at: at, updated_at: at })
+    .where('key_hash', 'in', hashes)
+    .where('revoked_at', 'is', null)
+    .returning(['id', 'user_id', 'name', 'key_hint'])
+    .execute();

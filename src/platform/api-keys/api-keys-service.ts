@@ -7,14 +7,21 @@ import { isScope } from '../access/scopes.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
 import { statusOf, toApiKeyRecord, type ApiKeyRecord } from './api-key-record.js';
 import * as repo from './api-keys-repository.js';
+import type { ApiKeysTable } from './api-keys-tables.js';
 import { newId } from '../../lib/ids.js';
 import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/audit-log.js';
+import { parseRfc3339 } from '../../lib/time/rfc3339.js';
+import { checkAllowedIps, checkRateLimit, type RateLimit } from './key-limits.js';
 
 export interface KeyInput {
   name?: string;
   expires_at?: string;
   projects?: string[];
   scopes?: string[];
+  /** Null or omitted: no limit of the key's own. */
+  rate_limit?: RateLimit | null;
+  /** Null, empty or omitted: usable from anywhere. */
+  allowed_ips?: string[] | null;
 }
 
 /** Keys live at most this long; a longer-lived credential should be a deliberate new key. */
@@ -45,8 +52,9 @@ export class ApiKeysService {
   }
 
   private checkExpiry(expiresAt: string, now: number): string {
-    const t = Date.parse(expiresAt);
-    if (Number.isNaN(t)) throw validation('expires_at', 'must be an ISO 8601 date-time');
+    // Strict: Date.parse would take "1" as 2001 and roll 2026-02-30 over to March (docs/security.md, Times).
+    const t = parseRfc3339(expiresAt)?.getTime();
+    if (t === undefined) throw validation('expires_at', 'must be an RFC 3339 date-time, e.g. 2026-12-25T00:00:00Z');
     if (t <= now) throw validation('expires_at', 'must be in the future');
     if (t > now + MAX_KEY_LIFETIME_DAYS * 86_400_000) throw validation('expires_at', `must be within ${MAX_KEY_LIFETIME_DAYS} days`);
     return new Date(t).toISOString();
@@ -83,10 +91,30 @@ export class ApiKeysService {
     if (status === 'expired') throw new ApiError('API_KEY_EXPIRED', `An expired key cannot be ${action}; create a new key`);
   }
 
-  async create(userId: string, input: Required<KeyInput>, ctx?: AuditContext): Promise<ApiKeyRecord & { key: string }> {
+  /** The limit columns of a key row, from the body's `rate_limit` and `allowed_ips`. */
+  private static limitColumns(input: Pick<KeyInput, 'rate_limit' | 'allowed_ips'>) {
+    const out: { rate_limit_requests?: number | null; rate_limit_window_seconds?: number | null; allowed_ips?: string | null } = {};
+    if (input.rate_limit !== undefined) {
+      const limit = checkRateLimit(input.rate_limit);
+      out.rate_limit_requests = limit?.requests ?? null;
+      out.rate_limit_window_seconds = limit?.window_seconds ?? null;
+    }
+    if (input.allowed_ips !== undefined) {
+      const ips = checkAllowedIps(input.allowed_ips);
+      out.allowed_ips = ips ? JSON.stringify(ips) : null;
+    }
+    return out;
+  }
+
+  async create(
+    userId: string,
+    input: Required<Omit<KeyInput, 'rate_limit' | 'allowed_ips'>> & KeyInput,
+    ctx?: AuditContext,
+  ): Promise<ApiKeyRecord & { key: string }> {
     const now = Date.now();
     const expiresAt = this.checkExpiry(input.expires_at, now);
     const scopes = this.checkScopes(input.scopes);
+    const limits = ApiKeysService.limitColumns(input);
     const projectIds = await this.checkProjects(userId, input.projects);
     const value = generateApiKey();
     const ts = new Date(now).toISOString();
@@ -102,10 +130,19 @@ export class ApiKeysService {
       last_used_at: null,
       created_at: ts,
       updated_at: ts,
+      rate_limit_requests: limits.rate_limit_requests ?? null,
+      rate_limit_window_seconds: limits.rate_limit_window_seconds ?? null,
+      allowed_ips: limits.allowed_ips ?? null,
     };
     if (!row.name) throw validation('name', 'must not be blank');
     await repo.insertKey(this.db, row, projectIds);
-    await this.audited(ctx, userId, 'created', row, { scopes, projects: input.projects, expires_at: expiresAt });
+    await this.audited(ctx, userId, 'created', row, {
+      scopes,
+      projects: input.projects,
+      expires_at: expiresAt,
+      rate_limit: input.rate_limit ?? null,
+      allowed_ips: row.allowed_ips ? JSON.parse(row.allowed_ips) : [],
+    });
     return { ...(await this.record(row)), key: value };
   }
 
@@ -125,7 +162,7 @@ export class ApiKeysService {
   async edit(userId: string, id: string, input: KeyInput, ctx?: AuditContext): Promise<ApiKeyRecord> {
     const row = await this.mustFind(userId, id);
     ApiKeysService.refuseDead(row, 'edited');
-    const set: Record<string, string> = { updated_at: new Date().toISOString() };
+    const set: Partial<ApiKeysTable> = { updated_at: new Date().toISOString(), ...ApiKeysService.limitColumns(input) };
     if (input.name !== undefined) {
       if (!input.name.trim()) throw validation('name', 'must not be blank');
       set.name = input.name.trim();

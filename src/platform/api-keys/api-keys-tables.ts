@@ -1,5 +1,5 @@
 // The API keys feature's tables: keys (only their hash is kept) and the projects a key is limited to.
-import { json, nullable, table, text, timestamp, type TableType, type TablesType } from '../../lib/db/table.js';
+import { integer, json, nullable, table, text, timestamp, type TableType, type TablesType } from '../../lib/db/table.js';
 
 const apiKeys = table({
   id: text(),
@@ -16,6 +16,11 @@ const apiKeys = table({
   last_used_at: nullable(timestamp()),
   created_at: timestamp(),
   updated_at: timestamp(),
+  /** Requests allowed per window; null (with the window) for no limit. */
+  rate_limit_requests: nullable(integer()),
+  rate_limit_window_seconds: nullable(integer()),
+  /** JSON array of the CIDRs the key may be used from; null for anywhere. */
+  allowed_ips: nullable(json()),
 });
 export type ApiKeysTable = TableType<typeof apiKeys>;
 
@@ -25,5 +30,14 @@ const apiKeyProjects = table({
 });
 export type ApiKeyProjectsTable = TableType<typeof apiKeyProjects>;
 
-export const apiKeysTables = { api_keys: apiKeys, api_key_projects: apiKeyProjects };
+/** The per-key request counts on PostgreSQL, shared by every node (rate-limiter-flexible's layout; empty on SQLite). */
+const apiKeyRateCounts = table({
+  key: text(),
+  points: integer(),
+  /** When the count ends, in milliseconds since the epoch. */
+  expire: nullable(integer()),
+});
+export type ApiKeyRateCountsTable = TableType<typeof apiKeyRateCounts>;
+
+export const apiKeysTables = { api_keys: apiKeys, api_key_projects: apiKeyProjects, api_key_rate_counts: apiKeyRateCounts };
 export type ApiKeysTables = TablesType<typeof apiKeysTables>;

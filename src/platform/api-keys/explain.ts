@@ -1,6 +1,7 @@
 // The access explainer: what the access layer would decide for one of your keys on a given request,
 // and why, step by step (in the order of docs/access-model.md). It gathers the same facts the request hook gathers and
 // asks the very same `decide` function; the steps only put those facts into words.
+import { isIP } from 'node:net';
 import FindMyWay, { type HTTPVersion } from 'find-my-way';
 import { ApiError } from '../../lib/errors.js';
 import { decide, type Decision, type ProjectFact } from '../access/decide.js';
@@ -11,6 +12,8 @@ import type { AccessPolicy, ProjectSource, Role } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import { isScope, type Scope } from '../access/scopes.js';
 import type { ApiKeyRecord } from './api-key-record.js';
+import type { KeyGuard } from './key-guard.js';
+import { addressAllowed, compileAllowList } from './key-limits.js';
 
 export interface ExplainRequest {
   method: string;
@@ -18,10 +21,12 @@ export interface ExplainRequest {
   path: string;
   /** The body's `project_exid`, for endpoints whose project comes from the body. */
   project_exid?: string;
+  /** The address the request would come from, to check against the key's allow-list. */
+  ip?: string;
 }
 
 export interface ExplainStep {
-  step: 'key' | 'endpoint' | 'scopes' | 'project' | 'role';
+  step: 'key' | 'limits' | 'endpoint' | 'scopes' | 'project' | 'role';
   outcome: 'pass' | 'fail' | 'not-needed';
   detail: string;
 }
@@ -43,6 +48,8 @@ const STATUS: Record<string, number> = {
   INSUFFICIENT_SCOPE: 403,
   PROJECT_NOT_ALLOWED: 403,
   PERMISSION_DENIED: 403,
+  IP_NOT_ALLOWED: 403,
+  TOO_MANY_REQUESTS: 429,
 };
 const SOURCE_WORDS: Record<ProjectSource['from'], string> = {
   'path-project': 'the {exid} in the path',
@@ -63,7 +70,41 @@ export class AccessExplainer {
   constructor(
     private readonly routes: readonly RegisteredRoute[],
     private readonly directory: AccessDirectory,
+    private readonly guard: Pick<KeyGuard, 'usage'>,
   ) {}
+
+  /** The key's own limits, checked right after the key itself (key-guard.ts); a refusal, or null to go on. */
+  private async limits(key: ApiKeyRecord, ip: string | undefined, steps: ExplainStep[]): Promise<Explanation | null> {
+    const refuse = (code: 'IP_NOT_ALLOWED' | 'TOO_MANY_REQUESTS', message: string): Explanation => ({
+      allowed: false,
+      status: STATUS[code]!,
+      code,
+      message,
+      endpoint: null,
+      steps,
+    });
+    const words: string[] = [];
+    if (key.allowed_ips.length) {
+      const listed = `The key may be used only from ${key.allowed_ips.join(', ')}`;
+      if (ip !== undefined && !addressAllowed(compileAllowList(key.allowed_ips), ip)) {
+        steps.push({ step: 'limits', outcome: 'fail', detail: `${listed}; ${ip} is not among them` });
+        return refuse('IP_NOT_ALLOWED', 'This API key may not be used from this address');
+      }
+      words.push(ip === undefined ? `${listed} (give "ip" to check an address)` : `${listed}; ${ip} is among them`);
+    } else words.push('The key may be used from any address');
+    if (key.rate_limit) {
+      const { requests, window_seconds } = key.rate_limit;
+      const { used, resetSeconds } = await this.guard.usage(key.id, key.rate_limit);
+      const limit = `it allows ${requests} requests per ${window_seconds} s, ${Math.min(used, requests)} used in the current window`;
+      if (used >= requests) {
+        steps.push({ step: 'limits', outcome: 'fail', detail: `${words[0]}; ${limit}: the next request waits ${resetSeconds} s` });
+        return refuse('TOO_MANY_REQUESTS', `This API key allows ${requests} requests per ${window_seconds} s; try again in ${resetSeconds} s`);
+      }
+      words.push(limit);
+    } else words.push('it has no rate limit of its own');
+    steps.push({ step: 'limits', outcome: 'pass', detail: words.join('; ') });
+    return null;
+  }
 
   /** The app's routes in a router of the same library and options Fastify routes with, built once. */
   private find(method: string, path: string) {
@@ -91,6 +132,8 @@ export class AccessExplainer {
       return { allowed: false, status: 401, code: 'UNAUTHORIZED', message: `The key is ${key.status}`, endpoint: null, steps };
     }
     steps.push({ step: 'key', outcome: 'pass', detail: `The key is valid until ${key.expires_at}` });
+    const limited = await this.limits(key, input.ip, steps);
+    if (limited) return limited;
 
     const url = new URL(input.path, 'http://explain.invalid');
     const found = this.find(input.method.toUpperCase(), url.pathname);
@@ -148,8 +191,11 @@ export class AccessExplainer {
 
     const source = policy.project!;
     const request = { params: found.params, query: Object.fromEntries(url.searchParams), body: input.project_exid ? { project_exid: input.project_exid } : {} };
-    const project: ProjectFact = await resolveProject(source, request, this.directory);
-    const role: Role | null = project.found ? await this.directory.roleOf(key.userId, project.id) : null;
+    const resolved: ProjectFact = await resolveProject(source, request, this.directory);
+    const role: Role | null = resolved.found ? await this.directory.roleOf(key.userId, resolved.id) : null;
+    // A project the key's owner is not a member of is explained exactly like a missing one: the
+    // explainer must not tell anyone which project another tenant's camera or record belongs to.
+    const project: ProjectFact = resolved.found && (role || projectIds.has(resolved.id)) ? resolved : { found: false };
     decision = decide({ principal, policy, project, role });
     const onList = project.found && projectIds.has(project.id);
     steps.push({
@@ -173,4 +219,6 @@ export class AccessExplainer {
 export const explainValidation = (input: ExplainRequest): void => {
   if (!input.path.startsWith('/'))
     throw new ApiError('VALIDATION_ERROR', 'path: must start with /', { details: [{ field: 'path', message: 'must start with /' }] });
+  if (input.ip !== undefined && !isIP(input.ip))
+    throw new ApiError('VALIDATION_ERROR', 'ip: must be an IPv4 or IPv6 address', { details: [{ field: 'ip', message: 'must be an IPv4 or IPv6 address' }] });
 };

@@ -11,7 +11,7 @@ declare module '../plugins/feature.js' {
 
 export const explainerFeature = defineFeature({
   name: 'access-explainer',
-  needs: ['registeredRoutes', 'directory'],
+  needs: ['registeredRoutes', 'directory', 'keyGuard'],
   offers: ['explainer'],
-  build: ({ registeredRoutes, directory }) => ({ explainer: new AccessExplainer(registeredRoutes, directory) }),
+  build: ({ registeredRoutes, directory, keyGuard }) => ({ explainer: new AccessExplainer(registeredRoutes, directory, keyGuard) }),
 });

@@ -6,6 +6,8 @@ import { SCOPE_CATALOGUE } from '../access/scopes.js';
 import { errorResponses } from '../../lib/http/schemas.js';
 import { ApiKeyRecord, ApiKeyWithValue } from './api-key-record.js';
 import { explainValidation } from './explain.js';
+import { MAX_ALLOWED_IPS, RATE_LIMIT_BOUNDS } from './key-limits.js';
+import { LEAK_REPORT_MAX_KEYS, LEAK_REPORT_MAX_VALUE_LENGTH } from './leak-report.js';
 import { auditContext } from '../audit/audit-log.js';
 import { defineRoutes } from '../plugins/feature.js';
 
@@ -15,9 +17,43 @@ const ExpiresAt = Type.String({ format: 'date-time', description: 'ISO 8601, in 
 const Projects = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 1000, description: 'Exids of projects you are a member of' });
 const Scopes = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: 100, description: 'Scope names from GET /v2/api-keys/scopes' });
 
-const CreateBody = Type.Object({ name: Name, expires_at: ExpiresAt, projects: Projects, scopes: Scopes }, { additionalProperties: false });
+const RateLimitBody = Type.Union(
+  [
+    Type.Object(
+      {
+        requests: Type.Integer({ minimum: RATE_LIMIT_BOUNDS.requests.min, maximum: RATE_LIMIT_BOUNDS.requests.max }),
+        window_seconds: Type.Integer({ minimum: RATE_LIMIT_BOUNDS.window_seconds.min, maximum: RATE_LIMIT_BOUNDS.window_seconds.max }),
+      },
+      { additionalProperties: false },
+    ),
+    Type.Null(),
+  ],
+  { description: 'Requests the key may make per window (counted across every node); null for no limit of its own' },
+);
+const AllowedIps = Type.Union([Type.Array(Type.String({ minLength: 1, maxLength: 64 }), { maxItems: MAX_ALLOWED_IPS }), Type.Null()], {
+  description: 'IPv4/IPv6 addresses or CIDR blocks the key may be used from; empty or null for anywhere',
+});
+
+const CreateBody = Type.Object(
+  {
+    name: Name,
+    expires_at: ExpiresAt,
+    projects: Projects,
+    scopes: Scopes,
+    rate_limit: Type.Optional(RateLimitBody),
+    allowed_ips: Type.Optional(AllowedIps),
+  },
+  { additionalProperties: false },
+);
 const EditBody = Type.Object(
-  { name: Type.Optional(Name), expires_at: Type.Optional(ExpiresAt), projects: Type.Optional(Projects), scopes: Type.Optional(Scopes) },
+  {
+    name: Type.Optional(Name),
+    expires_at: Type.Optional(ExpiresAt),
+    projects: Type.Optional(Projects),
+    scopes: Type.Optional(Scopes),
+    rate_limit: Type.Optional(RateLimitBody),
+    allowed_ips: Type.Optional(AllowedIps),
+  },
   { additionalProperties: false },
 );
 
@@ -29,7 +65,7 @@ function personOf(req: { principal: { kind: string; userId?: string } }): string
   return p.userId;
 }
 
-export const apiKeyRoutes = defineRoutes('api-key-routes', ['apiKeys', 'explainer'], async (fastify, { apiKeys, explainer }) => {
+export const apiKeyRoutes = defineRoutes('api-key-routes', ['apiKeys', 'explainer', 'leakReports'], async (fastify, { apiKeys, explainer, leakReports }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const keys = apiKeys;
   const closed = { access: peopleOnly() };
@@ -64,6 +100,31 @@ export const apiKeyRoutes = defineRoutes('api-key-routes', ['apiKeys', 'explaine
       },
     },
     async (req, reply) => reply.code(201).send(await keys.create(personOf(req), req.body, auditContext(req))),
+  );
+
+  // Open to anyone without a credential (a scanner, a stranger who found a key) and closed to keys.
+  app.post(
+    '/v2/api-keys/leaks',
+    {
+      config: { access: peopleOnly({ anonymous: true }) },
+      schema: {
+        tags,
+        operationId: 'reportLeakedApiKeys',
+        summary: 'Report leaked key values: each one that names a live key revokes it. No credential needed; the answer never says which values were keys',
+        body: Type.Object(
+          {
+            keys: Type.Array(Type.String({ minLength: 1, maxLength: LEAK_REPORT_MAX_VALUE_LENGTH }), {
+              minItems: 1,
+              maxItems: LEAK_REPORT_MAX_KEYS,
+              description: 'Key values (olk_…) found where they should not be',
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        response: { 202: Type.Object({ received: Type.Integer() }), ...errorResponses() },
+      },
+    },
+    async (req, reply) => reply.code(202).send({ received: await leakReports.report(req.body.keys, auditContext(req)) }),
   );
 
   app.get(
@@ -140,6 +201,9 @@ export const apiKeyRoutes = defineRoutes('api-key-routes', ['apiKeys', 'explaine
             }),
             project_exid: Type.Optional(
               Type.String({ minLength: 1, maxLength: 64, description: 'The body’s project, for endpoints that take it from the body' }),
+            ),
+            ip: Type.Optional(
+              Type.String({ minLength: 1, maxLength: 64, description: 'The address the request would come from, checked against the key’s allow-list' }),
             ),
           },
           { additionalProperties: false },

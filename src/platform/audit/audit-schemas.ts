@@ -6,6 +6,7 @@ import { Nullable, StringEnum } from '../../lib/http/schemas.js';
 import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
 import type { AuditQuery } from './audit-log.js';
 import type { AuditOutcome } from './audit-tables.js';
+import { parseRfc3339 } from '../../lib/time/rfc3339.js';
 
 export const AuditQueryString = {
   action: Type.Optional(
@@ -39,9 +40,9 @@ export const AuditPage = Type.Object({ meta: PageMeta, data: Type.Array(AuditEve
 
 const iso = (field: string, v: string | undefined) => {
   if (v === undefined) return undefined;
-  const t = Date.parse(v);
-  if (Number.isNaN(t)) throw validation(field, 'must be an ISO 8601 date-time');
-  return new Date(t).toISOString();
+  const t = parseRfc3339(v);
+  if (!t) throw validation(field, 'must be an RFC 3339 date-time, e.g. 2026-05-01T08:00:00Z');
+  return t.toISOString();
 };
 
 export function auditQuery(q: {

@@ -20,7 +20,15 @@ export const authFeature = defineFeature({
   offers: ['sessions', 'loginThrottle', 'oidc'],
   build: ({ config, db, signer, oauth, audit, caches }, app) => {
     // OAuth access tokens for the main API act as the person who granted them.
-    const sessions = new SessionStore(db, signer, config.sessionDays, app.log, caches, (token) => oauth.verifyAccessToken(token));
+    const sessions = new SessionStore(
+      db,
+      signer,
+      config.sessionDays,
+      app.log,
+      caches,
+      (token) => oauth.verifyAccessToken(token),
+      (sessionId, userId) => oauth.grantIsLive(sessionId, userId),
+    );
     app.addHook('onClose', async () => sessions.flush());
     const loginThrottle = new LoginThrottle(config, db, app.log);
     app.addHook('onReady', async () => loginThrottle.start());

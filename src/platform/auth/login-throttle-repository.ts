@@ -4,23 +4,13 @@
 // so the store is told `tableCreated`), and the one that prunes it. On SQLite there is one node, whose
 // memory holds every count: no write to the database file per failed sign-in, and a restart clears
 // blocks as it always has.
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterPostgres } from 'rate-limiter-flexible';
+import { type CounterOptions, memoryCounter } from '../../lib/auth/sign-in-throttle.js';
 import type { PlatformDb } from '../db/database.js';
-
-export interface CounterOptions {
-  /** Names the counter; its rows' keys start with it. */
-  keyPrefix: string;
-  /** Failures allowed in a window; one more starts a block. */
-  points: number;
-  /** The window, in seconds. */
-  duration: number;
-  /** The block, in seconds. */
-  blockDuration: number;
-}
 
 /** A failure counter: shared by every node on PostgreSQL, in the process's memory on SQLite. */
 export function failureCounter(db: PlatformDb, opts: CounterOptions): RateLimiterAbstract {
-  if (db.dialect === 'sqlite') return new RateLimiterMemory(opts);
+  if (db.dialect === 'sqlite') return memoryCounter(opts);
   if (!db.pool) throw new Error('the sign-in throttle needs the PostgreSQL pool (openDb sets it)');
   return new RateLimiterPostgres({
     ...opts,

@@ -44,10 +44,7 @@ export const authRoutes = defineRoutes(
       async (req) => {
         const email = normaliseEmail(req.body.username);
         const ip = req.ip;
-        const wait = await loginThrottle.retryAfter(email, ip);
-        if (wait > 0) {
-          throw new ApiError('TOO_MANY_REQUESTS', `Too many failed sign-ins; try again in ${wait} s`, { headers: { 'retry-after': String(wait) } });
-        }
+        await loginThrottle.check(email, ip);
         const user = await findUserByEmail(db, email);
         const ok = await verifyPassword(user?.password_hash ?? (await dummyHash()), req.body.password);
         if (!user || !ok) {

@@ -31,8 +31,9 @@ const SESSION_TTL_MS = 60_000;
 export class SessionStore {
   /** Signature-checked claims by token; an entry leaves when its token expires, if not before. */
   private readonly verified: Cache<string, PlatformClaims>;
-  /** Sessions by id; null when it has ended (revoked, unknown, or the account is disabled). */
+  /** Sessions by id; null when it has ended (revoked, unknown, the account disabled, or its impersonator no longer an admin). */
   private readonly sessions: Cache<string, LiveSession | null>;
+  /** Whether each account is enabled, for credentials that name a person but no session (media tokens of API keys). */
   private readonly lastSeen: WriteBehind;
   constructor(
     private readonly db: PlatformDb,
@@ -45,17 +46,17 @@ export class SessionStore {
      * API, checked (signature, audience, live grant) by the authorization server on every request.
      */
     private readonly otherTokens: ((token: string) => Promise<LiveSession | null>) | null = null,
+    /** Whether a session id of such a token (its OAuth grant) is still live and the person's. */
+    private readonly otherSessions: ((sessionId: string, userId: string) => Promise<boolean>) | null = null,
   ) {
     this.verified = caches.create('auth.verified-tokens', { max: 10_000, ttlMs: SESSION_TTL_MS });
     this.sessions = caches.create('auth.sessions', {
       max: 10_000,
       ttlMs: SESSION_TTL_MS,
+      // An impersonation is tagged with its admin too: disabling them or taking their admin flag ends it.
       facts: (sid, s) =>
         s
-          ? [
-              { kind: 'session', id: sid },
-              { kind: 'user', id: s.userId },
-            ]
+          ? [{ kind: 'session', id: sid }, { kind: 'user', id: s.userId }, ...(s.impersonatorId ? [{ kind: 'user' as const, id: s.impersonatorId }] : [])]
           : [{ kind: 'session', id: sid }],
     });
     this.lastSeen = new WriteBehind(
@@ -120,6 +121,11 @@ export class SessionStore {
     const account = await accountStateOf(this.db, row.user_id);
     // A disabled account has no live session (enforced here, so every credential path agrees).
     if (!account || account.disabled_at) return null;
+    if (row.impersonator_id) {
+      // An impersonation lives only as long as its admin is an enabled platform admin.
+      const admin = await accountStateOf(this.db, row.impersonator_id);
+      if (!admin || admin.disabled_at || !toBool(admin.is_admin)) return null;
+    }
     return {
       id: row.id,
       userId: row.user_id,
@@ -141,6 +147,24 @@ export class SessionStore {
     const ended = await repo.revokeSessionsOf(this.db, userId, new Date().toISOString());
     this.caches.forget([{ kind: 'user', id: userId }]);
     return ended;
+  }
+
+  /** Ends every live impersonation the admin opened; returns how many ended. */
+  async revokeOpenedBy(adminId: string): Promise<number> {
+    const ended = await repo.revokeImpersonationsBy(this.db, adminId, new Date().toISOString());
+    // Impersonations are cached under their admin too (see the facts above).
+    this.caches.forget([{ kind: 'user', id: adminId }]);
+    return ended;
+  }
+
+  /**
+   * Whether a session (or, for `oauth:<grant>` ids, an OAuth grant) is still the person's and live: what
+   * a credential issued through it (a media token) depends on.
+   */
+  async isLive(sessionId: string, userId: string, now = Date.now()): Promise<boolean> {
+    const session = await this.sessions.load(sessionId, () => this.load(sessionId));
+    if (session) return session.userId === userId && session.expiresAt > now;
+    return this.otherSessions ? this.otherSessions(sessionId, userId) : false;
   }
 
   /** Ends one session whoever it belongs to (an admin ending an impersonation). */

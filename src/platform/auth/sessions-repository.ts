@@ -40,6 +40,17 @@ export async function revokeSessionById(db: PlatformDb, id: string, at: string):
   return Number(res.numUpdatedRows);
 }
 
+/** Ends every impersonation the admin opened that has not ended; how many ended. */
+export async function revokeImpersonationsBy(db: PlatformDb, adminId: string, at: string): Promise<number> {
+  const res = await db.kysely
+    .updateTable('sessions')
+    .set({ revoked_at: at })
+    .where('impersonator_id', '=', adminId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
 /** The ids of the person's sessions not ended, but for `exceptId`. */
 export async function openSessionIdsOf(db: PlatformDb, userId: string, exceptId: string): Promise<string[]> {
   const rows = await db.kysely

@@ -5,6 +5,7 @@ import type { PlatformDb } from '../db/database.js';
 import { validation } from '../../lib/errors.js';
 import { pageMeta, pageOffset } from '../../lib/http/pagination.js';
 import { newId } from '../../lib/ids.js';
+import { parseRfc3339 } from '../../lib/time/rfc3339.js';
 
 export interface ReadingFilter {
   from?: string;
@@ -30,9 +31,9 @@ export async function recordReading(db: PlatformDb, cameraId: string, at: Date, 
 export function checkRange(from?: string, to?: string): { from?: string; to?: string } {
   const parse = (v: string | undefined, field: string) => {
     if (v === undefined) return undefined;
-    const t = Date.parse(v);
-    if (Number.isNaN(t)) throw validation(field, 'must be an ISO 8601 date-time');
-    return new Date(t).toISOString();
+    const t = parseRfc3339(v);
+    if (!t) throw validation(field, 'must be an RFC 3339 date-time, e.g. 2026-05-01T08:00:00Z');
+    return t.toISOString();
   };
   const range = { from: parse(from, 'from'), to: parse(to, 'to') };
   if (range.from && range.to && range.from > range.to) throw validation('from', 'must not be after to');

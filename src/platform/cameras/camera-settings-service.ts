@@ -175,13 +175,16 @@ export class CameraSettingsService {
     else if (input.password !== undefined) password = input.password;
     else if (username === stored.username) password = stored.password;
     if (password !== undefined && username === undefined) throw validation('username', 'a password needs a username');
-    return checkConnection({
-      snapshot_url: input.snapshot_url ?? undefined,
-      rtsp_url: input.rtsp_url ?? undefined,
-      onvif_url: input.onvif_url ?? undefined,
-      username,
-      password,
-    });
+    return checkConnection(
+      {
+        snapshot_url: input.snapshot_url ?? undefined,
+        rtsp_url: input.rtsp_url ?? undefined,
+        onvif_url: input.onvif_url ?? undefined,
+        username,
+        password,
+      },
+      this.connections.guard,
+    );
   }
 
   /** Replaces the connection; a simulated camera becomes a real IP camera. The live stream restarts on next view. */

@@ -1,6 +1,8 @@
 // The cameras and camera_notes tables (battery readings: battery-readings-repository.ts), and what other
-// features ask about cameras: their exids and names, a project's cameras, counts.
+// features ask about cameras: their exids and names, a project's cameras, counts. A camera's password
+// is sealed in the stored connection details and opened when read (camera-credentials.ts).
 import type { PlatformDb } from '../db/database.js';
+import { openConnection, sealConnection } from './camera-credentials.js';
 import type { CamerasTable } from './cameras-tables.js';
 import type { CameraRow } from './camera-record.js';
 import { contains } from '../../lib/db/contains.js';
@@ -28,17 +30,17 @@ const cameraColumns = [
 
 type CameraColumns = Pick<CamerasTable, (typeof cameraColumns)[number]>;
 
-/** The cameras with their project's exid and name (a camera whose project is gone is left out). */
-function withProjects(rows: CameraColumns[], projects: Map<string, { exid: string; name: string }>): CameraRow[] {
+/** The cameras with their project's exid and name (a camera whose project is gone is left out), passwords opened. */
+function withProjects(db: PlatformDb, rows: CameraColumns[], projects: Map<string, { exid: string; name: string }>): CameraRow[] {
   return rows.flatMap((r) => {
     const p = projects.get(r.project_id);
-    return p ? [{ ...r, project_exid: p.exid, project_name: p.name }] : [];
+    return p ? [{ ...r, connection: openConnection(db, r.id, r.connection), project_exid: p.exid, project_name: p.name }] : [];
   });
 }
 
 export async function cameraByExid(db: PlatformDb, exid: string): Promise<CameraRow | undefined> {
   const row = await db.kysely.selectFrom('cameras').select(cameraColumns).where('exid', '=', exid).executeTakeFirst();
-  return row && withProjects([row], await projectNamesOf(db, [row.project_id]))[0];
+  return row && withProjects(db, [row], await projectNamesOf(db, [row.project_id]))[0];
 }
 
 export async function camerasOfProjects(db: PlatformDb, projectIds: string[]): Promise<CameraRow[]> {
@@ -47,16 +49,32 @@ export async function camerasOfProjects(db: PlatformDb, projectIds: string[]): P
     db.kysely.selectFrom('cameras').select(cameraColumns).where('project_id', 'in', projectIds).orderBy('name').orderBy('exid').execute(),
     projectNamesOf(db, projectIds),
   ]);
-  return withProjects(rows, projects);
+  return withProjects(db, rows, projects);
 }
 
 export const exidTaken = async (db: PlatformDb, exid: string) =>
   !!(await db.kysely.selectFrom('cameras').select('id').where('exid', '=', exid).executeTakeFirst());
 
-export const insertCamera = (db: PlatformDb, row: CamerasTable) => db.kysely.insertInto('cameras').values(row).execute();
+export const insertCamera = (db: PlatformDb, row: CamerasTable) =>
+  db.kysely
+    .insertInto('cameras')
+    .values({ ...row, connection: sealConnection(db, row.id, row.connection) })
+    .execute();
 
 export const updateCamera = (db: PlatformDb, id: string, set: Partial<CamerasTable>) =>
-  db.kysely.updateTable('cameras').set(set).where('id', '=', id).execute();
+  db.kysely
+    .updateTable('cameras')
+    .set(set.connection === undefined ? set : { ...set, connection: sealConnection(db, id, set.connection) })
+    .where('id', '=', id)
+    .execute();
+
+/** Cameras whose stored connection details may hold a password in clear (written before sealing). */
+export const camerasWithPasswords = (db: PlatformDb) =>
+  db.kysely.selectFrom('cameras').select(['id', 'connection']).where('connection', 'like', '%"password":%').execute();
+
+/** Replaces the stored connection details if they are still `was` (another node may have sealed them first). */
+export const replaceStoredConnection = (db: PlatformDb, id: string, was: string, connection: string) =>
+  db.kysely.updateTable('cameras').set({ connection }).where('id', '=', id).where('connection', '=', was).execute();
 
 /** The camera's latest public note, with its author's e-mail (null when the author is gone). */
 export async function lastPublicNote(db: PlatformDb, cameraId: string) {
@@ -186,7 +204,7 @@ export async function connectionsOf(db: PlatformDb, ids: readonly string[]) {
         .execute(),
     );
   }
-  return (await Promise.all(chunks)).flat();
+  return (await Promise.all(chunks)).flat().map((r) => ({ ...r, connection: openConnection(db, r.id, r.connection) }));
 }
 
 export interface CameraSearch {

@@ -15,6 +15,7 @@ import { DEFAULT_SIM_STATE, type SimState } from './connection/simulated-camera.
 import * as repo from './cameras-repository.js';
 import { projectRowByIdOrThrow } from '../projects/projects-repository.js';
 import { newId } from '../../lib/ids.js';
+import { isOutboundRefused, type OutboundGuard, REFUSED_BY_POLICY } from '../../lib/net/outbound-guard.js';
 
 export interface NewCamera {
   name: string;
@@ -50,8 +51,22 @@ function checkUrl(value: string | undefined, field: string, protocols: string[])
   return url.toString();
 }
 
+/**
+ * A URL whose host resolves to an address the platform may not reach on a tenant's behalf is refused,
+ * saying nothing of what is there. A name that does not resolve (yet) is accepted: it is checked again
+ * at every connection (docs/security.md, Outbound connections).
+ */
+async function checkAllowed(guard: OutboundGuard, url: string | undefined, field: string): Promise<void> {
+  if (url === undefined) return;
+  try {
+    await guard.checkUrl(url);
+  } catch (err) {
+    if (isOutboundRefused(err)) throw validation(field, REFUSED_BY_POLICY);
+  }
+}
+
 /** A real camera's connection details, checked (creation and the settings' connection endpoint). */
-export function checkConnection(c: ConnectionDetails): ConnectionDetails {
+export async function checkConnection(c: ConnectionDetails, guard: OutboundGuard): Promise<ConnectionDetails> {
   const connection: ConnectionDetails = {
     snapshot_url: checkUrl(c.snapshot_url, 'snapshot_url', ['http:', 'https:']),
     rtsp_url: checkUrl(c.rtsp_url, 'rtsp_url', ['rtsp:', 'rtsps:']),
@@ -62,6 +77,9 @@ export function checkConnection(c: ConnectionDetails): ConnectionDetails {
   if (!connection.snapshot_url && !connection.rtsp_url && !connection.onvif_url) {
     throw validation('snapshot_url', 'a real camera needs a snapshot_url, an onvif_url or an rtsp_url (or send "simulated": true)');
   }
+  await checkAllowed(guard, connection.snapshot_url, 'snapshot_url');
+  await checkAllowed(guard, connection.rtsp_url, 'rtsp_url');
+  await checkAllowed(guard, connection.onvif_url, 'onvif_url');
   return connection;
 }
 
@@ -88,7 +106,7 @@ export class CamerasService {
     if (!isTimeZone(timezone)) throw validation('timezone', `unknown time zone ${timezone}`);
     let connection: ConnectionDetails = {};
     if (!input.simulated) {
-      connection = checkConnection(input.connection ?? {});
+      connection = await checkConnection(input.connection ?? {}, this.connections.guard);
     }
     let exid = makeExid(name);
     for (let i = 0; i < 5 && (await repo.exidTaken(this.db, exid)); i++) exid = makeExid(name);

@@ -1,8 +1,10 @@
 // The OAuth clients people register under /v2/developer/apps: rows of `oauth_records` (model Client,
 // the same rows oidc-provider reads) with the person in `owner_id`, kept by the oauth feature's
-// repository; this gives them the shape the developer apps speak.
+// repository; this gives them the shape the developer apps speak. A confidential app's secret is stored
+// as its digest, as the authorization server checks it (oauth-secrets-at-rest.ts).
 import type { PlatformDb } from '../db/database.js';
 import * as clients from '../oauth/oauth-records-repository.js';
+import { withHashedSecret } from '../oauth/oauth-secrets-at-rest.js';
 
 export interface StoredApp {
   id: string;
@@ -26,12 +28,13 @@ export class DeveloperAppsRepository {
 
   async insert(ownerId: string, id: string, metadata: Record<string, unknown>): Promise<StoredApp> {
     const createdAt = new Date().toISOString();
-    await clients.insertClient(this.db, ownerId, id, JSON.stringify(metadata), createdAt);
-    return { id, ownerId, metadata, createdAt };
+    const stored = withHashedSecret(metadata);
+    await clients.insertClient(this.db, ownerId, id, JSON.stringify(stored), createdAt);
+    return { id, ownerId, metadata: stored, createdAt };
   }
 
   async update(ownerId: string, id: string, metadata: Record<string, unknown>): Promise<void> {
-    await clients.updateClient(this.db, ownerId, id, JSON.stringify(metadata));
+    await clients.updateClient(this.db, ownerId, id, JSON.stringify(withHashedSecret(metadata)));
   }
 
   /** Deletes the client and everything issued to it (grants, codes, refresh tokens, sessions' grants). */

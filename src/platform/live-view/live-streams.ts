@@ -1,6 +1,8 @@
 // The running live streams, one per camera whoever watches it: the first fetch starts ffmpeg, every
 // later viewer shares it, and a sweep stops a stream nobody has fetched from for the idle timeout.
 // Everything stops with the app. A real camera whose H.264 copy fails is tried again with encoding.
+// Each stream is an ffmpeg, so a node runs at most so many, and one person may start only so many
+// (docs/security.md, "Live encoders"); watching a running stream costs nothing and is never refused.
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
@@ -13,9 +15,20 @@ export interface StreamStatus {
   mode: StreamSpec['mode'] | null;
 }
 
+/** How many ffmpeg streams a node runs at most, and how many of them one person may have started. */
+export interface StreamLimits {
+  perNode: number;
+  perPerson: number;
+}
+
+/** Seconds a refused start is asked to wait: about one idle sweep, when streams nobody watches stop. */
+const RETRY_AFTER_S = 10;
+
 export class LiveStreams {
   private streams = new Map<string, HlsStream>();
   private starting = new Map<string, Promise<HlsStream>>();
+  /** Who started each running or starting stream. */
+  private starters = new Map<string, string>();
   private sweeper: NodeJS.Timeout | null = null;
   private closing = false;
   /** Told the key of each stream that ended (idle, died, stopped) when no other runs for it. */
@@ -26,6 +39,7 @@ export class LiveStreams {
     private readonly ffmpeg: string,
     readonly idleMs: number,
     private readonly log: FastifyBaseLogger,
+    private readonly limits: StreamLimits,
   ) {}
 
   /** Clears folders a previous process left behind and starts the idle sweep. */
@@ -38,17 +52,37 @@ export class LiveStreams {
 
   /**
    * The camera's running stream, started when there is none. `specs` are tried in order (copy, then
-   * encode): a later one only when ffmpeg ended before writing a playlist.
+   * encode): a later one only when ffmpeg ended before writing a playlist. `starter` (a person's id) is
+   * counted against the per-person limit when this call starts the stream.
    */
-  async open(key: string, specs: () => Promise<StreamSpec[]>): Promise<HlsStream> {
+  async open(key: string, specs: () => Promise<StreamSpec[]>, starter: string): Promise<HlsStream> {
     const running = this.streams.get(key);
     if (running && !running.stopped) return running;
     let pending = this.starting.get(key);
     if (!pending) {
-      pending = this.launch(key, specs).finally(() => this.starting.delete(key));
+      this.admit(starter);
+      this.starters.set(key, starter);
+      pending = this.launch(key, specs).finally(() => {
+        this.starting.delete(key);
+        if (!this.streams.has(key)) this.starters.delete(key);
+      });
       this.starting.set(key, pending);
     }
     return pending;
+  }
+
+  /** Refuses a new stream over the node's or the person's limit. */
+  private admit(starter: string): void {
+    const headers = { 'retry-after': String(RETRY_AFTER_S) };
+    const keys = new Set([...this.streams.keys(), ...this.starting.keys()]);
+    if (keys.size >= this.limits.perNode) {
+      throw new ApiError('SERVICE_UNAVAILABLE', `This node runs its limit of ${this.limits.perNode} live streams; try again shortly`, { headers });
+    }
+    let mine = 0;
+    for (const key of keys) if (this.starters.get(key) === starter) mine++;
+    if (mine >= this.limits.perPerson) {
+      throw new ApiError('TOO_MANY_REQUESTS', `You have started ${mine} live streams, the limit; close one or wait until it stops`, { headers });
+    }
   }
 
   private async launch(key: string, specs: () => Promise<StreamSpec[]>): Promise<HlsStream> {
@@ -99,6 +133,7 @@ export class LiveStreams {
 
   private async end(key: string, stream: HlsStream): Promise<void> {
     if (this.streams.get(key) === stream) this.streams.delete(key);
+    if (!this.streams.has(key) && !this.starting.has(key)) this.starters.delete(key);
     await stream.stop();
     if (!this.streams.has(key) && !this.starting.has(key)) this.onEnded?.(key);
   }

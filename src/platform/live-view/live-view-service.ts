@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { PlatformConfig } from '../../lib/config.js';
 import { ApiError } from '../../lib/errors.js';
+import { isOutboundRefused, type OutboundGuard, REFUSED_BY_POLICY } from '../../lib/net/outbound-guard.js';
 import type { AccessDirectory } from '../directory/directory.js';
 import { tokenChallenge } from '../access/decide.js';
 import type { Principal } from '../access/principal.js';
@@ -86,6 +87,18 @@ const source = (row: CameraRow, conn: ConnectionDetails): { url: string; key: st
   return { url, key: `${row.exid}:${createHash('sha256').update(url).digest('base64url').slice(0, 16)}` };
 };
 
+/**
+ * The URL ffmpeg and ffprobe read: the host replaced by the address the outbound guard checked, so they
+ * connect where it allowed (they resolve names themselves otherwise; docs/security.md, Outbound connections).
+ */
+async function pinned(guard: OutboundGuard, url: string): Promise<string> {
+  try {
+    return await guard.pinUrl(url);
+  } catch (err) {
+    throw new ProbeError(isOutboundRefused(err) ? REFUSED_BY_POLICY : 'the camera’s address does not resolve');
+  }
+}
+
 const probeFailure = (err: unknown): ApiError => {
   if (err instanceof ProbeError) return new ApiError(err.timedOut ? 'GATEWAY_TIMEOUT' : 'BAD_GATEWAY', `The camera’s stream could not be read: ${err.message}`);
   return err instanceof ApiError ? err : new ApiError('BAD_GATEWAY', 'The camera’s stream could not be read');
@@ -135,7 +148,8 @@ export class LiveViewService {
   }
 
   private async frameFromRtsp(row: CameraRow, conn: ConnectionDetails): Promise<LiveSnapshot> {
-    const { url, key } = source(row, conn);
+    const { url: given, key } = source(row, conn);
+    const url = await pinned(this.connections.guard, given).catch((err) => Promise.reject(probeFailure(err)));
     const info = await this.probe.probe(key, url).catch((err) => Promise.reject(probeFailure(err)));
     try {
       const { stdout } = await run(
@@ -186,9 +200,11 @@ export class LiveViewService {
     }
     const conn = details(row);
     if (!conn.rtsp_url) throw new ApiError('NOT_FOUND', 'This camera has no live stream: no RTSP URL is configured');
-    const { url, key } = source(row, conn);
+    const { url: given, key } = source(row, conn);
+    let url: string;
     let info: StreamInfo;
     try {
+      url = await pinned(this.connections.guard, given);
       info = await this.probe.probe(key, url);
     } catch (err) {
       throw probeFailure(err);
@@ -260,7 +276,7 @@ export class LiveViewService {
     if (node) return { node };
     let stream: Awaited<ReturnType<LiveStreams['open']>>;
     try {
-      stream = await this.streams.open(exid, () => this.specs(row));
+      stream = await this.streams.open(exid, () => this.specs(row), viewer.userId);
     } catch (err) {
       if (!this.streams.get(exid)) await this.leases.release(liveLease(exid)).catch(() => undefined);
       throw err;
@@ -315,8 +331,8 @@ export class LiveViewService {
     const none = { codec: null, profile: null, width: null, height: null, fps: null };
     if (!conn.rtsp_url) return { ...base, source: null, ...none, source_error: 'no RTSP URL is configured' };
     try {
-      const { url, key } = source(row, conn);
-      const info = await this.probe.probe(key, url);
+      const { url: given, key } = source(row, conn);
+      const info = await this.probe.probe(key, await pinned(this.connections.guard, given));
       return { ...base, source: 'rtsp', codec: info.codec, profile: info.profile, width: info.width, height: info.height, fps: info.fps, source_error: null };
     } catch (err) {
       return { ...base, source: 'rtsp', ...none, source_error: err instanceof ProbeError ? err.message : 'the stream could not be read' };

@@ -1,9 +1,11 @@
 // Media tokens: what lets a video player with no headers (ffplay, hls.js, Safari) fetch one camera's
 // HLS playlist and segments. A token is a short-lived JWS signed with the platform key but with its own
 // audience, so it is never accepted as a sign-in JWT and a JWT is never accepted as one. It names the
-// camera (a token for camera A opens nothing of camera B), whom it was issued to (`sub`) and the viewer
-// (`vid`, one per `/hls` call) so the stream can count who is watching. The person behind it (`uid`)
-// must still see the camera's project whenever a playlist is fetched.
+// camera (a token for camera A opens nothing of camera B), what it was issued through (`sub`: the
+// sign-in session, OAuth grant or API key) and the viewer (`vid`, one per `/hls` call) so the stream can
+// count who is watching. On every playlist and segment fetch the credential it was issued through must
+// still be live and the person behind it (`uid`) must still see the camera's project, so ending a
+// session, disabling an account or removing a member stops the token at once (docs/security.md).
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { JwtSigner } from '../../lib/auth/jwt.js';
@@ -17,7 +19,7 @@ export const SEGMENT_TOKEN_SECONDS = 120;
 
 export interface MediaClaims {
   cameraExid: string;
-  /** Whom it was issued to: `user:<id>` or `key:<id>`. */
+  /** What it was issued through: `session:<id>` (a sign-in session or an OAuth grant) or `key:<id>`. */
   subject: string;
   /** The person acting (the key's owner for keys): their access is checked again on every playlist fetch. */
   userId: string;
@@ -29,11 +31,21 @@ export interface IssuedToken {
   expiresAt: Date;
 }
 
-/** Whom a token is issued to: the person, or the key (acting for its owner). */
+/** What a token is issued through: the person's session (or OAuth grant), or the key (acting for its owner). */
 export function subjectOf(p: Principal): string {
-  if (p.kind === 'user') return `user:${p.userId}`;
+  if (p.kind === 'user') return `session:${p.sessionId}`;
   if (p.kind === 'key') return `key:${p.keyId}`;
   return 'anonymous';
+}
+
+/** What the verifier asks on every request: whether the credentials behind a token still hold. */
+export interface MediaHolders {
+  /** The sign-in session (or OAuth grant) is live and the person's: not ended, account enabled, impersonator still an admin. */
+  sessionLive(sessionId: string, userId: string): Promise<boolean>;
+  /** The API key is neither revoked, deleted nor expired, and its owner (`userId`) is enabled. */
+  keyLive(keyId: string, userId: string): Promise<boolean>;
+  /** The person is still a member of the camera's project. */
+  seesCamera(userId: string, cameraExid: string): Promise<boolean>;
 }
 
 const tokenOf = (req: FastifyRequest): string | null => {
@@ -42,7 +54,23 @@ const tokenOf = (req: FastifyRequest): string | null => {
 };
 
 export class MediaTokens {
-  constructor(private readonly signer: JwtSigner) {}
+  constructor(
+    private readonly signer: JwtSigner,
+    private readonly holders: MediaHolders,
+  ) {}
+
+  /** Whether what the token was issued through still holds: checked on every fetch, cached where the answers are. */
+  private async stillHeld(claims: MediaClaims): Promise<boolean> {
+    const at = claims.subject.indexOf(':');
+    const kind = claims.subject.slice(0, at);
+    const id = claims.subject.slice(at + 1);
+    let live: boolean;
+    if (kind === 'session') live = await this.holders.sessionLive(id, claims.userId);
+    else if (kind === 'key') live = await this.holders.keyLive(id, claims.userId);
+    // Anything else (tokens of an earlier release named only the person) is refused: the player asks `/hls` again.
+    else live = false;
+    return live && (await this.holders.seesCamera(claims.userId, claims.cameraExid));
+  }
 
   async issue(claims: MediaClaims, seconds: number): Promise<IssuedToken> {
     const expiresAt = new Date(Date.now() + seconds * 1000);
@@ -77,7 +105,7 @@ export class MediaTokens {
       const camera = (req.params as Record<string, unknown> | undefined)?.camera_exid;
       if (!token || typeof camera !== 'string') return null;
       const claims = await this.read(token);
-      if (!claims || claims.cameraExid !== camera) return null;
+      if (!claims || claims.cameraExid !== camera || !(await this.stillHeld(claims))) return null;
       req.mediaViewer = claims;
       return { kind: 'media', cameraExid: claims.cameraExid, subject: claims.subject };
     };

@@ -1,18 +1,21 @@
-// Project members and their roles.
+// Project members and their roles, and invitations for e-mails with no account yet.
 import { defineFeature } from '../plugins/feature.js';
+import { InvitationsService } from './invitations-service.js';
 import { MembersService } from './members-service.js';
 
 declare module '../plugins/feature.js' {
   interface PlatformServices {
     members: MembersService;
+    invitations: InvitationsService;
   }
 }
 
 export const membersFeature = defineFeature({
   name: 'members',
   needs: ['db', 'caches', 'notifications', 'audit'],
-  offers: ['members'],
+  offers: ['members', 'invitations'],
   build: ({ db, caches, notifications, audit }) => {
-    return { members: new MembersService(db, caches, notifications, audit) };
+    const invitations = new InvitationsService(db, caches, audit);
+    return { members: new MembersService(db, caches, notifications, audit, invitations), invitations };
   },
 });

@@ -7,6 +7,9 @@ import type { CacheRegistry } from '../../lib/cache/index.js';
 import { isRole, roleAllows, type Role } from '../access/policy.js';
 import type { NotificationsService } from '../notifications/notifications-service.js';
 import { findUserByEmail } from '../users/users-repository.js';
+import { normaliseEmail } from '../users/user-record.js';
+import { isEmailAddress } from '../users/create-user.js';
+import type { InvitationsService, InvitedRole } from './invitations-service.js';
 import { inTransaction } from '../../lib/db/transaction.js';
 import { dropProjectFromKeysOf } from '../api-keys/api-keys-repository.js';
 import * as repo from './members-repository.js';
@@ -41,13 +44,15 @@ export class MembersService {
     private readonly notifications: NotificationsService,
     /** Member and role changes are audit events. */
     private readonly audit: AuditLog,
+    /** Where an e-mail with no account is invited instead. */
+    private readonly invitations: InvitationsService,
   ) {}
 
   list(projectId: string) {
     return repo.memberProfilesOf(this.db, projectId);
   }
 
-  private static grantable(actor: Actor, role: string): Role {
+  private static grantable(actor: Actor, role: string): InvitedRole {
     if (!isRole(role)) throw validation('role', 'must be viewer, editor or admin');
     if (role === 'owner') throw validation('role', 'a project has exactly one owner; ownership moves by transfer');
     if (!roleAllows(actor.role, role)) throw new ApiError('PERMISSION_DENIED', `You cannot grant a role above your own (${actor.role})`);
@@ -60,17 +65,30 @@ export class MembersService {
     return m;
   }
 
-  async add(actor: Actor, project: ProjectRef, input: { email: string; role: string }) {
+  /**
+   * Adds the person with that e-mail: a person with an account is a member at once (programs that add
+   * someone rely on them acting right away); an e-mail with no account gets an invitation, accepted once
+   * an account with that e-mail exists. The answer is the same either way, so adding members cannot be
+   * used to learn who has an account (docs/settings.md, Members).
+   */
+  async add(actor: Actor, project: ProjectRef, input: { email: string; role: string }): Promise<{ email: string; role: Role }> {
     const role = MembersService.grantable(actor, input.role);
-    const user = await findUserByEmail(this.db, input.email);
-    if (!user) throw new ApiError('NOT_FOUND', `No person with e-mail ${input.email.trim().toLowerCase()} has an account`);
+    const email = normaliseEmail(input.email);
+    if (!isEmailAddress(email)) throw validation('email', 'is not an e-mail address');
+    const user = await findUserByEmail(this.db, email);
+    if (!user) {
+      await this.invitations.invite(actor.audit ?? { ...SYSTEM_CONTEXT, actorUserId: actor.userId }, project, email, role);
+      return { email, role };
+    }
     const existing = await repo.memberOf(this.db, project.id, user.id);
+    // Only someone already a member meets this, whom the caller can list anyway.
     if (existing) throw new ApiError('CONFLICT', `${user.email} is already a member (${existing.role}); change their role instead`);
     await repo.insertMember(this.db, { project_id: project.id, user_id: user.id, role, created_at: new Date().toISOString() });
+    await this.invitations.settled(project, email);
     this.caches.forget([{ kind: 'user-roles', id: user.id }]);
     await this.audited(actor, 'added', project, user.id, { email: user.email, role });
     await this.notifications.notify(user.id, 'project_shared', `You were added to project ${project.exid} as ${role}`, { project_exid: project.exid, role });
-    return this.member(project.id, user.id);
+    return { email, role };
   }
 
   async change(actor: Actor, project: ProjectRef, userId: string, newRole: string) {

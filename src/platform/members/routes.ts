@@ -19,6 +19,12 @@ const Member = Type.Object({
   created_at: Type.String(),
 });
 
+/** What adding answers, the same for an e-mail with or without an account: no names, no ids. */
+const Added = Type.Object({
+  email: Type.String({ description: 'The e-mail, normalised' }),
+  role: Type.String(),
+});
+
 export const memberRoutes = defineRoutes('member-routes', ['members'], async (fastify, { members }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['members'];
@@ -41,10 +47,14 @@ export const memberRoutes = defineRoutes('member-routes', ['members'], async (fa
       schema: {
         tags,
         operationId: 'addMember',
-        summary: 'Add a person (by e-mail) with a role; they are notified',
+        summary: 'Add a person by e-mail with a role: with an account they are a member at once, else the e-mail is invited',
+        description:
+          'The answer is the same whether or not the e-mail has an account, so it tells nobody who has one. ' +
+          'A person with an account joins at once and is notified; an e-mail with no account gets an invitation ' +
+          '(or its pending one is refreshed), which the person accepts once they have an account with that e-mail.',
         params: Params,
         body: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }), role: Role }, { additionalProperties: false }),
-        response: { 201: Member, ...errorResponses(409) },
+        response: { 201: Added, ...errorResponses(409) },
       },
     },
     async (req, reply) => {

@@ -8,6 +8,8 @@ export type NotificationType =
   | 'camera_status_changed'
   | 'mention'
   | 'api_key_expiring'
+  /** A key's value was reported as leaked (POST /v2/api-keys/leaks) and the key was revoked. */
+  | 'api_key_leaked'
   | 'site_access_event'
   | 'doorbell_ring'
   | 'doorbell_event'

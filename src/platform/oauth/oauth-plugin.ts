@@ -3,6 +3,7 @@
 import { defineFeature } from '../plugins/feature.js';
 import { loadOauthKeys } from './oauth-keys.js';
 import { OauthServer } from './oauth-server.js';
+import { hashStoredOauthSecrets } from './oauth-secrets-at-rest.js';
 
 declare module '../plugins/feature.js' {
   interface PlatformServices {
@@ -14,7 +15,10 @@ export const oauthFeature = defineFeature({
   name: 'oauth',
   needs: ['config', 'db', 'secrets'],
   offers: ['oauth'],
-  build: async ({ config, db, secrets }, app) => ({
-    oauth: new OauthServer(config, db, await loadOauthKeys({ dataDir: config.dataDir, json: config.oauthKeysJson, secrets }), app.log),
-  }),
+  build: async ({ config, db, secrets }, app) => {
+    // Tokens, codes and client secrets stored before they were hashed are hashed now (idempotent).
+    const hashed = await hashStoredOauthSecrets(db);
+    if (hashed > 0) app.log.info({ hashed }, 'oauth: hashed stored tokens and client secrets');
+    return { oauth: new OauthServer(config, db, await loadOauthKeys({ dataDir: config.dataDir, json: config.oauthKeysJson, secrets }), app.log) };
+  },
 });

@@ -35,6 +35,59 @@ export const deleteRecord = (db: PlatformDb, model: string, id: string) =>
 /** Everything issued under a grant. */
 export const deleteRecordsOfGrant = (db: PlatformDb, grantId: string) => db.kysely.deleteFrom('oauth_records').where('grant_id', '=', grantId).execute();
 
+/**
+ * Deletes every grant the person holds with everything issued under it (access and refresh tokens,
+ * codes), and their sign-ins at the authorization server; how many grants. Payloads are JSON as
+ * oidc-provider hands them over, and account ids are UUIDs, so the text match is exact.
+ */
+export async function deleteRecordsOfAccount(db: PlatformDb, accountId: string): Promise<number> {
+  return inTransaction(db, async (tx) => {
+    const theirs = `%"accountId":${JSON.stringify(accountId)}%`;
+    const grants = await tx.kysely.selectFrom('oauth_records').select('id').where('model', '=', 'Grant').where('payload', 'like', theirs).execute();
+    const ids = grants.map((g) => g.id);
+    if (ids.length > 0) {
+      await tx.kysely.deleteFrom('oauth_records').where('grant_id', 'in', ids).execute();
+      await tx.kysely.deleteFrom('oauth_records').where('model', '=', 'Grant').where('id', 'in', ids).execute();
+    }
+    await tx.kysely.deleteFrom('oauth_records').where('model', '=', 'Session').where('payload', 'like', theirs).execute();
+    return ids.length;
+  });
+}
+
+// ---- hashing what was stored before (oauth-secrets-at-rest.ts)
+
+/** Records of the models whose id does not start with `prefix`: stored before their ids were hashed. */
+export const recordsWithPlainIds = (db: PlatformDb, models: string[], prefix: string) =>
+  db.kysely.selectFrom('oauth_records').select(['model', 'id', 'payload']).where('model', 'in', models).where('id', 'not like', `${prefix}%`).execute();
+
+/** Moves a record to its new id with its new payload; 0 when another node already did. */
+export async function rekeyRecord(db: PlatformDb, model: string, id: string, newId: string, payload: string): Promise<number> {
+  const res = await db.kysely.updateTable('oauth_records').set({ id: newId, payload }).where('model', '=', model).where('id', '=', id).executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
+/** Clients whose stored metadata has a `client_secret` not starting with `prefix`. */
+export const clientsWithPlainSecrets = (db: PlatformDb, prefix: string) =>
+  db.kysely
+    .selectFrom('oauth_records')
+    .select(['id', 'payload'])
+    .where('model', '=', 'Client')
+    .where('payload', 'like', '%"client_secret":"%')
+    .where('payload', 'not like', `%"client_secret":"${prefix}%`)
+    .execute();
+
+/** Replaces a client's payload if it is still `was`; 0 otherwise. */
+export async function replaceClientPayload(db: PlatformDb, id: string, was: string, payload: string): Promise<number> {
+  const res = await db.kysely
+    .updateTable('oauth_records')
+    .set({ payload })
+    .where('model', '=', 'Client')
+    .where('id', '=', id)
+    .where('payload', '=', was)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows);
+}
+
 // ---- clients registered by people (developer apps)
 
 const CLIENT = 'Client';
@@ -58,6 +111,7 @@ export const clientOwnedBy = (db: PlatformDb, ownerId: string, id: string) =>
     .where('owner_id', '=', ownerId)
     .executeTakeFirst();
 
+/** `payload`: the client's metadata with its secret already replaced by its digest. */
 export const insertClient = (db: PlatformDb, ownerId: string, id: string, payload: string, createdAt: string) =>
   db.kysely
     .insertInto('oauth_records')

@@ -11,9 +11,13 @@ import { toBool } from '../../lib/db/index.js';
 import { findUserById } from '../users/users-repository.js';
 import type { LiveSession } from '../auth/session-store.js';
 import { createOauthAdapter } from './oauth-adapter.js';
+import { CLIENT_AUTH_METHODS, checkClientSecretsByDigest } from './oauth-secrets-at-rest.js';
+import { deleteRecordsOfAccount } from './oauth-records-repository.js';
 import type { OauthKeys } from './oauth-keys.js';
 import { MCP_SCOPE } from './scopes.js';
 import { renderErrorPage } from './pages.js';
+import { CHECKED_METADATA, ClientRegistrations, checkClientMetadata } from './client-registration.js';
+import { showAuthorizationErrors } from './authorization-errors.js';
 /** The session id an OAuth access token's principal carries: the grant it belongs to. */
 export const OAUTH_SESSION_PREFIX = 'oauth:';
 
@@ -31,6 +35,8 @@ export class OauthServer {
   /** The MCP server's resource identifier (its `/mcp` URL). */
   readonly mcpResource: string;
   private readonly publicKeys: JWTVerifyGetKey;
+  /** Open registration's throttle and the deletion of clients nobody authorized. */
+  readonly registrations: ClientRegistrations;
 
   constructor(
     config: PlatformConfig,
@@ -62,6 +68,10 @@ export class OauthServer {
       scopes: ['openid', 'offline_access', 'email', 'profile', MCP_SCOPE],
       responseTypes: ['code'],
       pkce: { required: () => true },
+      // Client secrets are stored as digests: only methods that compare the secret (docs/security.md).
+      clientAuthMethods: CLIENT_AUTH_METHODS,
+      // Bounds on what a client registers (client-registration.ts), before oidc-provider's own checks.
+      extraClientMetadata: { properties: CHECKED_METADATA, validator: (_ctx: unknown, key: string, value: unknown) => checkClientMetadata(key, value) },
       clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], id_token_signed_response_alg: 'ES256' },
       features: {
         devInteractions: { enabled: false },
@@ -111,6 +121,9 @@ export class OauthServer {
     });
     // Behind a TLS-terminating proxy (OVERLOOK_TRUST_PROXY=1, as for the main API) cookies are marked secure.
     this.provider.proxy = config.trustProxy;
+    showAuthorizationErrors(this.provider);
+    this.registrations = new ClientRegistrations(db, { perHour: config.oauthRegistrationsPerHour, unusedDays: config.oauthUnusedClientDays }, log);
+    checkClientSecretsByDigest(this.provider);
     this.provider.on('server_error', (_ctx: unknown, err: Error) => log.error({ err }, 'oauth server error'));
   }
 
@@ -138,6 +151,18 @@ export class OauthServer {
     // A disabled account's tokens stop working at once, like its sessions.
     if (!user || user.disabled_at) return null;
     return { id: `${OAUTH_SESSION_PREFIX}${gid}`, userId: sub, isAdmin: toBool(user.is_admin), expiresAt: exp * 1000, delegated: true };
+  }
+
+  /** Whether an OAuth principal's session id (`oauth:<grant>`) names a grant that is still the person's. */
+  async grantIsLive(sessionId: string, userId: string): Promise<boolean> {
+    if (!sessionId.startsWith(OAUTH_SESSION_PREFIX)) return false;
+    const grant = await this.findGrant(sessionId.slice(OAUTH_SESSION_PREFIX.length));
+    return !!grant && grant.accountId === userId;
+  }
+
+  /** Ends every grant (and so every token) the person holds: their account was disabled or lost its admin flag. */
+  revokeGrantsOf(userId: string): Promise<number> {
+    return deleteRecordsOfAccount(this.db, userId);
   }
 
   private findGrant(id: string): Promise<GrantInstance | undefined> {

@@ -52,6 +52,12 @@ declare module 'oidc-provider' {
     ): Promise<string>;
     on(event: string, listener: (...args: any[]) => void): this;
     Grant: { new (init: { accountId: string; clientId: string }): GrantInstance; find(id: string): Promise<GrantInstance | undefined> };
-    Client: { find(id: string): Promise<ClientInstance | undefined>; validate(metadata: Record<string, unknown>): Promise<void> };
+    Client: {
+      find(id: string): Promise<ClientInstance | undefined>;
+      validate(metadata: Record<string, unknown>): Promise<void>;
+      prototype: { compareClientSecret(actual: string): Promise<boolean> | boolean };
+    };
+    /** Adds a Koa middleware in front of the provider's routes. */
+    use(middleware: (ctx: any, next: () => Promise<void>) => Promise<void>): unknown;
   }
 }

@@ -1,5 +1,6 @@
 // The sign-in and consent pages of the OAuth interaction, and the error page: plain server-rendered
 // HTML (no script), every value escaped.
+import { ACCOUNT_CONTROLS } from '../access/policy.js';
 import { describeScope } from './scopes.js';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -12,11 +13,15 @@ h1{font-size:1.4rem}label{display:block;margin:.8rem 0 .2rem}input{width:100%;pa
 button{margin-top:1rem;padding:.5rem 1rem;margin-right:.5rem}.error{color:#a40000}ul{padding-left:1.2rem}li{margin:.4rem 0}
 .muted{color:#5b6270;font-size:.9rem}</style></head><body>${body}</body></html>`;
 
-export function renderLoginPage(opts: { uid: string; clientName: string; email?: string; error?: string }): string {
+/** Names where the person goes after answering: a client is only ever redirected to after this is shown. */
+const sentTo = (host: string) => `<p class="muted" id="redirect">Afterwards you are sent back to <strong>${esc(host)}</strong>.</p>`;
+
+export function renderLoginPage(opts: { uid: string; clientName: string; redirectTo: string; email?: string; error?: string }): string {
   return page(
     'Sign in',
     `<h1>Sign in to Overlook</h1>
 <p><strong>${esc(opts.clientName)}</strong> wants to use your Overlook account.</p>
+${sentTo(opts.redirectTo)}
 ${opts.error ? `<p class="error" role="alert">${esc(opts.error)}</p>` : ''}
 <form method="post" action="/oauth/interaction/${esc(opts.uid)}/login">
 <label for="email">E-mail</label><input id="email" name="email" type="email" autocomplete="username" required value="${esc(opts.email ?? '')}">
@@ -26,7 +31,19 @@ ${opts.error ? `<p class="error" role="alert">${esc(opts.error)}</p>` : ''}
   );
 }
 
-export function renderConsentPage(opts: { uid: string; clientName: string; clientUri?: string; email: string; scopes: string[]; resources: string[] }): string {
+const controls = Object.values(ACCOUNT_CONTROLS);
+/** What the consent page promises, from the catalogue the access decision enforces. */
+export const DELEGATION_LIMITS = `It can never do more than you can yourself, and never manages ${controls.slice(0, -1).join(', ')} or ${controls.at(-1)!}.`;
+
+export function renderConsentPage(opts: {
+  uid: string;
+  clientName: string;
+  clientUri?: string;
+  redirectTo: string;
+  email: string;
+  scopes: string[];
+  resources: string[];
+}): string {
   const items = opts.scopes.map((s) => `<li><code>${esc(s)}</code> — ${esc(describeScope(s))}</li>`).join('\n');
   return page(
     'Allow access',
@@ -34,7 +51,8 @@ export function renderConsentPage(opts: { uid: string; clientName: string; clien
 <p><strong>${esc(opts.clientName)}</strong>${opts.clientUri ? ` (<span class="muted">${esc(opts.clientUri)}</span>)` : ''} asks to act as <strong>${esc(opts.email)}</strong>:</p>
 <ul id="scopes">${items || '<li>No scopes</li>'}</ul>
 ${opts.resources.length ? `<p class="muted">For: ${opts.resources.map(esc).join(', ')}</p>` : ''}
-<p class="muted">It can never do more than you can yourself, and never manages your API keys, apps or sessions.</p>
+<p class="muted" id="never">${esc(DELEGATION_LIMITS)}</p>
+${sentTo(opts.redirectTo)}
 <form method="post" action="/oauth/interaction/${esc(opts.uid)}/confirm"><button type="submit" name="decision" value="allow">Allow</button></form>
 <form method="post" action="/oauth/interaction/${esc(opts.uid)}/abort"><button type="submit">Deny</button></form>`,
   );

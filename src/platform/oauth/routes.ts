@@ -17,6 +17,7 @@ import { logActivity } from '../auth/activities.js';
 import { defineRoutes } from '../plugins/feature.js';
 import { OAUTH_PREFIX, type OauthServer } from './oauth-server.js';
 import { renderConsentPage, renderErrorPage, renderLoginPage } from './pages.js';
+import { CLIENT_LIMITS } from './client-registration.js';
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'] as const;
 const hidden = { hide: true };
@@ -29,6 +30,18 @@ function handToProvider(server: OauthServer, req: FastifyRequest, reply: Fastify
   raw.url = `${path}${query}`;
   reply.hijack();
   server.provider.callback()(raw, reply.raw);
+}
+
+/** The host a client sends the person back to (from the request's redirect URI, or the client's only one), as the pages name it. */
+function redirectTarget(requested: unknown, registered: unknown): string {
+  const uris = Array.isArray(registered) ? registered.filter((u): u is string => typeof u === 'string') : [];
+  const uri = typeof requested === 'string' ? requested : uris.length === 1 ? uris[0]! : '';
+  try {
+    const u = new URL(uri);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.host : `${u.protocol}//${u.host}`;
+  } catch {
+    return 'the application';
+  }
 }
 
 const html = (reply: FastifyReply, status: number, body: string) =>
@@ -58,6 +71,31 @@ export const oauthRoutes = defineRoutes('oauth-routes', ['oauth', 'db', 'loginTh
   );
   app.get(`${OAUTH_PREFIX}/jwks`, { config: { access: publicRoute() }, schema: hidden }, (req, reply) => handToProvider(server, req, reply, '/jwks'));
 
+  // Open registration (RFC 7591): throttled per address and bounded in size before the provider reads
+  // it (client-registration.ts); the provider checks the metadata itself.
+  app.post(`${OAUTH_PREFIX}/reg`, { config: { access: peopleOnly({ anonymous: true }) }, schema: hidden }, async (req, reply) => {
+    const refuse = (status: number, error: string, description: string, headers: Record<string, string> = {}) =>
+      reply
+        .code(status)
+        .headers({ ...headers, 'cache-control': 'no-store' })
+        .send({ error, error_description: description });
+    let wait: number;
+    try {
+      wait = await server.registrations.take(req.ip);
+    } catch (err) {
+      req.log.error({ err }, 'oauth: could not count a client registration');
+      return refuse(503, 'temporarily_unavailable', 'Registration is unavailable for a moment; try again shortly', { 'retry-after': '2' });
+    }
+    if (wait > 0)
+      return refuse(429, 'too_many_requests', `Too many client registrations from this address; try again in ${wait} s`, { 'retry-after': String(wait) });
+    const length = Number(req.headers['content-length']);
+    if (!Number.isInteger(length) || length > CLIENT_LIMITS.bodyBytes) {
+      return refuse(400, 'invalid_client_metadata', `The registration must be sent with a Content-Length of at most ${CLIENT_LIMITS.bodyBytes} bytes`);
+    }
+    server.registrations.sweepNowAndThen();
+    handToProvider(server, req, reply, '/reg');
+  });
+
   // Everything else of the provider: authorize (and its resume), token, registration, revocation, userinfo…
   app.route({
     method: [...METHODS],
@@ -83,7 +121,12 @@ export const oauthRoutes = defineRoutes('oauth-routes', ['oauth', 'db', 'loginTh
   const clientName = async (d: InteractionDetails) => {
     const client = await server.provider.Client.find(String(d.params.client_id ?? ''));
     const meta = client?.metadata() ?? {};
-    return { name: (meta.client_name as string | undefined) ?? client?.clientId ?? 'An application', uri: meta.client_uri as string | undefined };
+    return {
+      name: (meta.client_name as string | undefined) ?? client?.clientId ?? 'An application',
+      uri: meta.client_uri as string | undefined,
+      // Where the person is sent after answering, named on the page before anything is sent there.
+      redirectTo: redirectTarget(d.params.redirect_uri, meta.redirect_uris),
+    };
   };
   const form = (req: FastifyRequest): Promise<Record<string, string>> =>
     new Promise((resolve, reject) => {
@@ -105,7 +148,7 @@ export const oauthRoutes = defineRoutes('oauth-routes', ['oauth', 'db', 'loginTh
     const d = await details(req, reply);
     if (!d) return expired(reply);
     const client = await clientName(d);
-    if (d.prompt.name === 'login') return html(reply, 200, renderLoginPage({ uid: d.uid, clientName: client.name }));
+    if (d.prompt.name === 'login') return html(reply, 200, renderLoginPage({ uid: d.uid, clientName: client.name, redirectTo: client.redirectTo }));
     if (d.prompt.name === 'consent') {
       const accountId = d.session?.accountId;
       const user = accountId ? await findUserById(db, accountId) : undefined;
@@ -125,6 +168,7 @@ export const oauthRoutes = defineRoutes('oauth-routes', ['oauth', 'db', 'loginTh
           uid: d.uid,
           clientName: client.name,
           clientUri: client.uri,
+          redirectTo: client.redirectTo,
           email: user.email,
           scopes: [...scopes],
           resources: Object.keys(det.missingResourceScopes ?? {}),
@@ -148,17 +192,36 @@ export const oauthRoutes = defineRoutes('oauth-routes', ['oauth', 'db', 'loginTh
     const password = String(body.password ?? '').slice(0, 256);
     const wait = await loginThrottle.retryAfter(email, req.ip);
     if (wait > 0)
-      return html(reply, 429, renderLoginPage({ uid: d.uid, clientName: client.name, email, error: `Too many failed sign-ins; try again in ${wait} s` }));
+      return html(
+        reply,
+        429,
+        renderLoginPage({
+          uid: d.uid,
+          clientName: client.name,
+          redirectTo: client.redirectTo,
+          email,
+          error: `Too many failed sign-ins; try again in ${wait} s`,
+        }),
+      );
     // The form bypasses the app's body parsing (and its NUL guard): a NUL never reaches the database.
     const user = email && !email.includes('\u0000') ? await findUserByEmail(db, email) : undefined;
     const ok = password.length > 0 && (await verifyPassword(user?.password_hash ?? (await dummyHash()), password));
     if (!user || !ok) {
       await loginThrottle.failed(email, req.ip);
       if (user) await logActivity({ db, audit }, req, user.id, 'login_failed', null);
-      return html(reply, 401, renderLoginPage({ uid: d.uid, clientName: client.name, email, error: 'Wrong e-mail or password' }));
+      return html(
+        reply,
+        401,
+        renderLoginPage({ uid: d.uid, clientName: client.name, redirectTo: client.redirectTo, email, error: 'Wrong e-mail or password' }),
+      );
     }
     await loginThrottle.succeeded(email, req.ip);
-    if (user.disabled_at) return html(reply, 403, renderLoginPage({ uid: d.uid, clientName: client.name, email, error: 'This account is disabled' }));
+    if (user.disabled_at)
+      return html(
+        reply,
+        403,
+        renderLoginPage({ uid: d.uid, clientName: client.name, redirectTo: client.redirectTo, email, error: 'This account is disabled' }),
+      );
     const to = await server.provider.interactionResult(req.raw, reply.raw, { login: { accountId: user.id } }, { mergeWithLastSubmission: false });
     return reply.redirect(to, 303);
   });

@@ -2,12 +2,16 @@
 // derived (HKDF-SHA256) from the platform's secret key, one derived key per kind of secret, and bound to
 // its row (kind, generation and kid are the GCM additional data), so a copy of the database alone
 // reveals no key and a sealed value moved to another row does not open.
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { type SealFormat, Sealer } from '../../lib/secrets/seal.js';
 import type { PlatformDb } from '../db/database.js';
 import { insertSecretIfAbsent, secretsOfKind, type SecretRow } from './secrets-repository.js';
 
-const VERSION = 'v1';
-const IV_BYTES = 12;
+/**
+ * The shared Sealer (src/lib/secrets/seal.ts) in the format the platform's secrets have always been
+ * stored in: HKDF-SHA256 salt `overlook-secrets`, info `overlook/secrets/<kind>`, text `v1.<iv>.<tag>.<ct>`.
+ * Stored values depend on every byte of it.
+ */
+const SECRETS_V1: SealFormat = { salt: 'overlook-secrets', infoPrefix: 'overlook/secrets/', prefix: 'v1.' };
 
 export interface StoredSecret {
   kind: string;
@@ -24,7 +28,7 @@ export type MakeSecret = () => Promise<{ kid: string; value: string }>;
 export class SecretStore {
   /** Unsealed values by `kind/generation`, with the sealed text they came from. */
   private readonly opened = new Map<string, { sealed: string; value: string }>();
-  private readonly derived = new Map<string, Buffer>();
+  private readonly sealers = new Map<string, Sealer>();
 
   constructor(
     private readonly db: PlatformDb,
@@ -58,13 +62,34 @@ export class SecretStore {
   }
 
   private async insert(kind: string, generation: number, made: { kid: string; value: string }): Promise<void> {
-    const aad = `${kind}/${generation}/${made.kid}`;
-    const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.keyFor(kind), iv);
-    cipher.setAAD(Buffer.from(aad));
-    const ct = Buffer.concat([cipher.update(made.value, 'utf8'), cipher.final()]);
-    const sealed = [VERSION, iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join('.');
+    const sealed = this.seal(kind, `${kind}/${generation}/${made.kid}`, made.value);
     await insertSecretIfAbsent(this.db, { kind, generation, kid: made.kid, sealed, created_at: new Date().toISOString() });
+  }
+
+  /**
+   * Seals a secret another feature keeps in its own rows (a camera's password), under the key of `kind`
+   * and bound to `boundTo` (where it is kept, e.g. the row's id): moved to another row, it does not open.
+   */
+  sealValue(kind: string, boundTo: string, value: string): string {
+    return this.seal(kind, `${kind}/${boundTo}`, value);
+  }
+
+  /** Opens what `sealValue` sealed with the same kind and `boundTo`; throws when it was altered, moved or sealed with another key. */
+  openValue(kind: string, boundTo: string, sealed: string): string {
+    return this.unsealText(kind, `${kind}/${boundTo}`, sealed);
+  }
+
+  /** Whether a stored text is a sealed value (`v1.<iv>.<tag>.<ciphertext>`) rather than a plaintext kept before sealing. */
+  static isSealed(text: string): boolean {
+    return /^v1\.[\w-]+\.[\w-]+\.[\w-]*$/.test(text);
+  }
+
+  private seal(kind: string, aad: string, value: string): string {
+    return this.sealerFor(kind).seal(value, aad);
+  }
+
+  private unsealText(kind: string, aad: string, sealed: string): string {
+    return this.sealerFor(kind).open(sealed, aad);
   }
 
   private open(row: SecretRow): StoredSecret {
@@ -78,13 +103,8 @@ export class SecretStore {
   }
 
   private unseal(row: SecretRow): string {
-    const [v, iv, tag, ct] = row.sealed.split('.');
     try {
-      if (v !== VERSION || iv === undefined || tag === undefined || ct === undefined) throw new Error('not a sealed secret');
-      const decipher = createDecipheriv('aes-256-gcm', this.keyFor(row.kind), Buffer.from(iv, 'base64url'));
-      decipher.setAAD(Buffer.from(`${row.kind}/${row.generation}/${row.kid}`));
-      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-      return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
+      return this.unsealText(row.kind, `${row.kind}/${row.generation}/${row.kid}`, row.sealed);
     } catch {
       throw new Error(
         `the stored secret ${row.kind} ${row.kid} cannot be unsealed: it was sealed with another secret key. ` +
@@ -94,12 +114,12 @@ export class SecretStore {
   }
 
   /** One key per kind of secret, so no two purposes share a key. */
-  private keyFor(kind: string): Buffer {
-    let key = this.derived.get(kind);
-    if (!key) {
-      key = Buffer.from(hkdfSync('sha256', this.secretKey, 'overlook-secrets', `overlook/secrets/${kind}`, 32));
-      this.derived.set(kind, key);
+  private sealerFor(kind: string): Sealer {
+    let sealer = this.sealers.get(kind);
+    if (!sealer) {
+      sealer = new Sealer(this.secretKey, kind, SECRETS_V1);
+      this.sealers.set(kind, sealer);
     }
-    return key;
+    return sealer;
   }
 }

@@ -20,10 +20,11 @@ export class FsObjectStore implements ObjectStore {
 
   async put(key: string, bytes: Buffer): Promise<void> {
     const file = this.pathOf(key);
-    await mkdir(dirname(file), { recursive: true });
+    // Owner-only: folders 0700, files 0600 (stored images are the sites' data).
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 });
     const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      await writeFile(tmp, bytes);
+      await writeFile(tmp, bytes, { mode: 0o600 });
       await rename(tmp, file);
     } catch (err) {
       await rm(tmp, { force: true });

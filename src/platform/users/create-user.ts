@@ -15,6 +15,8 @@ export interface NewUser {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Whether a normalised e-mail is one an account can have. */
+export const isEmailAddress = (email: string): boolean => EMAIL.test(email) && email.length <= 254;
 export const DEFAULT_FEATURES = ['live_view', 'recordings', 'ptz', 'api_keys'];
 
 export function checkPassword(password: string, field = 'password'): void {
@@ -27,8 +29,7 @@ export function checkPassword(password: string, field = 'password'): void {
 
 export async function createUser(db: PlatformDb, input: NewUser): Promise<UserRecord> {
   const email = normaliseEmail(input.email);
-  if (!EMAIL.test(email) || email.length > 254)
-    throw new ApiError('VALIDATION_ERROR', 'email: is not an e-mail address', { details: [{ field: 'email', message: 'invalid' }] });
+  if (!isEmailAddress(email)) throw new ApiError('VALIDATION_ERROR', 'email: is not an e-mail address', { details: [{ field: 'email', message: 'invalid' }] });
   checkPassword(input.password);
   if (await findUserByEmail(db, email)) throw new ApiError('CONFLICT', `A user with e-mail ${email} already exists`);
   const now = new Date().toISOString();

@@ -41,137 +41,144 @@ const UpdateBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const userRoutes = defineRoutes('user-routes', ['db', 'directory', 'sessions', 'audit'], async (fastify, { db, directory, sessions, audit }) => {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const users = new UsersService(db, directory, sessions, audit);
-  const tags = ['users'];
-  const info = { access: scoped(['user:info']) };
-  const write = { access: scoped(['profile:write']) };
+export const userRoutes = defineRoutes(
+  'user-routes',
+  ['db', 'directory', 'sessions', 'loginThrottle', 'audit'],
+  async (fastify, { db, directory, sessions, loginThrottle, audit }) => {
+    const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+    const users = new UsersService(db, directory, sessions, loginThrottle, audit);
+    const tags = ['users'];
+    const info = { access: scoped(['user:info']) };
+    // Account control: open to keys with the scope, never to an app's OAuth token (docs/oauth-mcp.md).
+    const sessionsInfo = { access: scoped(['user:info'], { account: 'sessions' }) };
+    const sessionsWrite = { access: scoped(['profile:write'], { account: 'sessions' }) };
+    const profileWrite = { access: scoped(['profile:write'], { account: 'profile' }) };
 
-  app.get(
-    '/v2/users/:id',
-    {
-      config: info,
-      schema: {
-        tags,
-        operationId: 'getUser',
-        summary: 'A person’s record (your own; admins any)',
-        params: Id,
-        response: { 200: UserRecord, ...errorResponses() },
-      },
-    },
-    async (req) => users.get(req.principal, req.params.id),
-  );
-
-  app.get(
-    '/v2/users/:email/features',
-    {
-      config: info,
-      schema: {
-        tags,
-        operationId: 'getUserFeatures',
-        params: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }) }),
-        response: { 200: Type.Object({ email: Type.String(), features: Type.Array(Type.String()) }), ...errorResponses() },
-      },
-    },
-    async (req) => users.features(req.principal, req.params.email),
-  );
-
-  app.get(
-    '/v2/users/permissions',
-    {
-      config: info,
-      schema: {
-        tags,
-        operationId: 'getUserPermissions',
-        summary: 'What the caller may do on each project (a key: its owner’s rights on the key’s projects)',
-        response: {
-          200: Type.Object({
-            via: StringEnum(['session', 'api_key']),
-            projects: Type.Array(Type.Object({ ...ProjectRole.properties, actions: Type.Array(Type.String()) })),
-          }),
-          ...errorResponses(),
+    app.get(
+      '/v2/users/:id',
+      {
+        config: info,
+        schema: {
+          tags,
+          operationId: 'getUser',
+          summary: 'A person’s record (your own; admins any)',
+          params: Id,
+          response: { 200: UserRecord, ...errorResponses() },
         },
       },
-    },
-    async (req) => users.permissions(req.principal),
-  );
+      async (req) => users.get(req.principal, req.params.id),
+    );
 
-  app.get(
-    '/v2/users/roles',
-    {
-      config: info,
-      schema: {
-        tags,
-        operationId: 'getUserRoles',
-        response: { 200: Type.Object({ platform_role: StringEnum(['admin', 'user']), projects: Type.Array(ProjectRole) }), ...errorResponses() },
+    app.get(
+      '/v2/users/:email/features',
+      {
+        config: info,
+        schema: {
+          tags,
+          operationId: 'getUserFeatures',
+          params: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }) }),
+          response: { 200: Type.Object({ email: Type.String(), features: Type.Array(Type.String()) }), ...errorResponses() },
+        },
       },
-    },
-    async (req) => users.roles(req.principal),
-  );
+      async (req) => users.features(req.principal, req.params.email),
+    );
 
-  app.get(
-    '/v2/users/active-sessions',
-    {
-      config: info,
-      schema: {
-        tags,
-        operationId: 'listActiveSessions',
-        summary: 'The caller’s live sessions; `current` marks this one',
-        response: { 200: Type.Array(Session), ...errorResponses() },
+    app.get(
+      '/v2/users/permissions',
+      {
+        config: info,
+        schema: {
+          tags,
+          operationId: 'getUserPermissions',
+          summary: 'What the caller may do on each project (a key: its owner’s rights on the key’s projects)',
+          response: {
+            200: Type.Object({
+              via: StringEnum(['session', 'api_key']),
+              projects: Type.Array(Type.Object({ ...ProjectRole.properties, actions: Type.Array(Type.String()) })),
+            }),
+            ...errorResponses(),
+          },
+        },
       },
-    },
-    async (req) => users.activeSessions(req.principal),
-  );
+      async (req) => users.permissions(req.principal),
+    );
 
-  app.get(
-    '/v2/users/session/activities',
-    {
-      config: info,
-      schema: {
-        tags,
-        operationId: 'listSessionActivities',
-        summary: 'Sign-ins, failed sign-ins, sign-outs and revocations, newest first',
-        querystring: Type.Object({ action: Type.Optional(StringEnum(['login', 'login_failed', 'logout', 'session_revoked'])), ...PageQuery }),
-        response: { 200: Type.Object({ meta: PageMeta, data: Type.Array(Activity) }), ...errorResponses() },
+    app.get(
+      '/v2/users/roles',
+      {
+        config: info,
+        schema: {
+          tags,
+          operationId: 'getUserRoles',
+          response: { 200: Type.Object({ platform_role: StringEnum(['admin', 'user']), projects: Type.Array(ProjectRole) }), ...errorResponses() },
+        },
       },
-    },
-    async (req) => users.activities(req.principal, { action: req.query.action, page: req.query.page ?? 1, pageSize: req.query.page_size ?? 50 }),
-  );
+      async (req) => users.roles(req.principal),
+    );
 
-  app.patch(
-    '/v2/users/:id',
-    {
-      config: write,
-      schema: {
-        tags,
-        operationId: 'updateUser',
-        summary: 'Update your own profile',
-        params: Id,
-        body: UpdateBody,
-        response: { 200: UserRecord, ...errorResponses() },
+    app.get(
+      '/v2/users/active-sessions',
+      {
+        config: sessionsInfo,
+        schema: {
+          tags,
+          operationId: 'listActiveSessions',
+          summary: 'The caller’s live sessions; `current` marks this one',
+          response: { 200: Type.Array(Session), ...errorResponses() },
+        },
       },
-    },
-    async (req) => users.update(req.principal, req.params.id, req.body, auditContext(req)),
-  );
+      async (req) => users.activeSessions(req.principal),
+    );
 
-  app.delete(
-    '/v2/users/active-sessions/:id',
-    {
-      config: write,
-      schema: {
-        tags,
-        operationId: 'revokeSession',
-        summary: 'End one of your sessions; its JWT is refused from the next request',
-        params: Id,
-        response: { 204: Type.Null(), ...errorResponses() },
+    app.get(
+      '/v2/users/session/activities',
+      {
+        config: sessionsInfo,
+        schema: {
+          tags,
+          operationId: 'listSessionActivities',
+          summary: 'Sign-ins, failed sign-ins, sign-outs and revocations, newest first',
+          querystring: Type.Object({ action: Type.Optional(StringEnum(['login', 'login_failed', 'logout', 'session_revoked'])), ...PageQuery }),
+          response: { 200: Type.Object({ meta: PageMeta, data: Type.Array(Activity) }), ...errorResponses() },
+        },
       },
-    },
-    async (req, reply) => {
-      const userId = actingUserId(req);
-      if (!(await sessions.revoke(req.params.id, userId))) throw new ApiError('NOT_FOUND', 'Session not found');
-      await logActivity({ db, audit }, req, userId, 'session_revoked', req.params.id);
-      return reply.code(204).send(null);
-    },
-  );
-});
+      async (req) => users.activities(req.principal, { action: req.query.action, page: req.query.page ?? 1, pageSize: req.query.page_size ?? 50 }),
+    );
+
+    app.patch(
+      '/v2/users/:id',
+      {
+        config: profileWrite,
+        schema: {
+          tags,
+          operationId: 'updateUser',
+          summary: 'Update your own profile',
+          params: Id,
+          body: UpdateBody,
+          response: { 200: UserRecord, ...errorResponses() },
+        },
+      },
+      async (req) => users.update(req.principal, req.params.id, req.body, auditContext(req)),
+    );
+
+    app.delete(
+      '/v2/users/active-sessions/:id',
+      {
+        config: sessionsWrite,
+        schema: {
+          tags,
+          operationId: 'revokeSession',
+          summary: 'End one of your sessions; its JWT is refused from the next request',
+          params: Id,
+          response: { 204: Type.Null(), ...errorResponses() },
+        },
+      },
+      async (req, reply) => {
+        const userId = actingUserId(req);
+        if (!(await sessions.revoke(req.params.id, userId))) throw new ApiError('NOT_FOUND', 'Session not found');
+        await logActivity({ db, audit }, req, userId, 'session_revoked', req.params.id);
+        return reply.code(204).send(null);
+      },
+    );
+  },
+);

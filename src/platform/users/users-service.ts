@@ -8,6 +8,7 @@ import { ROLES, roleAllows, type Role } from '../access/policy.js';
 import type { ActivityAction } from '../auth/auth-tables.js';
 import type { Principal } from '../access/principal.js';
 import type { SessionStore } from '../auth/session-store.js';
+import type { LoginThrottle } from '../auth/login-throttle.js';
 import { checkPassword } from './create-user.js';
 import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/audit-log.js';
 import { toUserRecord, type UserRecord } from './user-record.js';
@@ -30,13 +31,15 @@ export class UsersService {
     private readonly db: PlatformDb,
     private readonly directory: AccessDirectory,
     private readonly sessions: SessionStore,
+    /** Wrong current passwords count as failed sign-ins: the same blocks, across nodes. */
+    private readonly throttle: Pick<LoginThrottle, 'retryAfter' | 'failed' | 'succeeded'>,
     private readonly audit?: AuditLog,
   ) {}
 
-  /** A person sees their own record; platform admins (signed in, not through a key) see anyone's. */
+  /** A person sees their own record; platform admins (signed in, not through a key or an app's OAuth token) see anyone's. */
   private async visibleUser(principal: Principal, id: string) {
     if (principal.kind === 'anonymous') throw new ApiError('UNAUTHORIZED', 'A credential is required');
-    const mayReadOthers = principal.kind === 'user' && principal.isAdmin;
+    const mayReadOthers = principal.kind === 'user' && principal.isAdmin && !principal.delegated;
     if (principal.userId !== id && !mayReadOthers) throw new ApiError('NOT_FOUND', 'User not found');
     const user = await findUserById(this.db, id);
     if (!user) throw new ApiError('NOT_FOUND', 'User not found');
@@ -92,9 +95,7 @@ export class UsersService {
       // A key must never be able to take over its owner's account.
       if (principal.kind !== 'user') throw new ApiError('PERMISSION_DENIED', 'A password can only be changed by the signed-in person, not with an API key');
       if (principal.impersonatorId) throw new ApiError('NOT_ALLOWED_WHILE_IMPERSONATING', 'The password cannot be changed in an impersonated session');
-      if (!input.current_password || !(await verifyPassword(user.password_hash, input.current_password))) {
-        throw validation('current_password', 'is not the current password');
-      }
+      await this.checkCurrentPassword(user, input.current_password, ctx?.ip ?? 'unknown');
       checkPassword(input.password);
       set.password_hash = await hashPassword(input.password);
     }
@@ -111,6 +112,22 @@ export class UsersService {
       });
     }
     return toUserRecord((await findUserById(this.db, id))!);
+  }
+
+  /**
+   * The current password, checked under the sign-in throttle (docs/security.md, Sign-in throttling): a
+   * stolen session cannot guess it faster than a sign-in form could, and a block is shared with sign-in.
+   */
+  private async checkCurrentPassword(user: { email: string; password_hash: string }, given: string | undefined, ip: string): Promise<void> {
+    const wait = await this.throttle.retryAfter(user.email, ip);
+    if (wait > 0) {
+      throw new ApiError('TOO_MANY_REQUESTS', `Too many wrong passwords; try again in ${wait} s`, { headers: { 'retry-after': String(wait) } });
+    }
+    if (!given || !(await verifyPassword(user.password_hash, given))) {
+      await this.throttle.failed(user.email, ip);
+      throw validation('current_password', 'is not the current password');
+    }
+    await this.throttle.succeeded(user.email, ip);
   }
 
   async activeSessions(principal: Principal) {

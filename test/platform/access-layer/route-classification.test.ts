@@ -36,11 +36,13 @@ describe('route classification', () => {
     // Provider sign-in and the connectors' OAuth callback: finished by a browser
     // that carries no JWT (the single-use state names the person). Connector webhooks: called by the
     // provider, authenticated by an HMAC signature over the raw body, which only exists after parsing.
+    // The leak report: whoever finds a key value may report it, without an account.
     expect(open.sort()).toEqual([
       'GET /v2/auth/provider/:provider/callback',
       'GET /v2/auth/provider/:provider/login',
       'GET /v2/connectors/:provider/callback',
       'GET /v2/openapi.json',
+      'POST /v2/api-keys/leaks',
       'POST /v2/auth/login',
       'POST /v2/connectors/doorbell/webhooks/:link_id',
       'POST /v2/connectors/voyage-control/webhooks/:link_id',

@@ -34,7 +34,12 @@ describe('decide', () => {
 
   it('an OAuth token (delegated) reaches scoped routes and only the people routes that declare it', () => {
     const app: Principal = { kind: 'user', userId: 'u1', sessionId: 'oauth:g1', isAdmin: false, delegated: true };
-    expect(decide({ principal: app, policy: peopleOnly() })).toMatchObject({ outcome: 'refuse', code: 'PERMISSION_DENIED' });
+    expect(decide({ principal: app, policy: peopleOnly() })).toMatchObject({ outcome: 'refuse', code: 'NOT_ALLOWED_WITH_OAUTH_TOKEN' });
+    // Account control stays closed to it even where keys with the scope get in.
+    const sessions = scoped(['profile:write'], { account: 'sessions' });
+    expect(decide({ principal: app, policy: sessions })).toMatchObject({ outcome: 'refuse', code: 'NOT_ALLOWED_WITH_OAUTH_TOKEN' });
+    expect(decide({ principal: person, policy: sessions }).outcome).toBe('allow');
+    expect(decide({ principal: key(['profile:write']), policy: sessions }).outcome).toBe('allow');
     expect(decide({ principal: app, policy: peopleOnly({ delegated: true }) }).outcome).toBe('allow');
     expect(decide({ principal: app, policy: scoped(['projects:read'], { project: listOfProjects }) }).outcome).toBe('allow');
     expect(decide({ principal: person, policy: peopleOnly() }).outcome).toBe('allow');

@@ -58,6 +58,7 @@ describe('POST /v2/api-keys/{id}/explain', () => {
     expect(e).toMatchObject({ allowed: true, endpoint: { path: '/v2/cameras/{camera_exid}', scopes: ['cameras:read'] } });
     expect(e.steps.map((s: { step: string; outcome: string }) => `${s.step}:${s.outcome}`)).toEqual([
       'key:pass',
+      'limits:pass',
       'endpoint:pass',
       'scopes:pass',
       'project:pass',
@@ -115,5 +116,28 @@ describe('POST /v2/api-keys/{id}/explain', () => {
       const res = await tp.app.inject({ method: 'POST', url: `/v2/api-keys/${k2.id}/explain`, headers: owner.auth, payload });
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
     }
+  });
+  it('explains another tenant’s camera or project exactly like a missing one', async () => {
+    const stranger = await tp.person('stranger');
+    const theirs = await tp.project(stranger, 'Their project');
+    const theirCam = await tp.camera(stranger, theirs.exid);
+    const k = await tp.key(owner, { projects: [p1.exid], scopes: ['cameras:read', 'projects:read'] });
+    const explain = async (path: string) => {
+      const res = await tp.app.inject({ method: 'POST', url: `/v2/api-keys/${k.id}/explain`, headers: owner.auth, payload: { method: 'GET', path } });
+      expect(res.statusCode).toBe(200);
+      return res.body;
+    };
+    const missingCam = 'x'.repeat(theirCam.exid.length);
+    const missingProject = 'y'.repeat(theirs.exid.length);
+    for (const [existing, missing, path] of [
+      [theirCam.exid, missingCam, (e: string) => `/v2/cameras/${e}`],
+      [theirs.exid, missingProject, (e: string) => `/v2/projects/${e}`],
+    ] as const) {
+      const a = await explain(path(existing));
+      const b = await explain(path(missing));
+      expect(a.replaceAll(existing, 'ID')).toBe(b.replaceAll(missing, 'ID'));
+    }
+    // The stranger's project exid appears nowhere in the explanation of their camera.
+    expect(await explain(`/v2/cameras/${theirCam.exid}`)).not.toContain(theirs.exid);
   });
 });

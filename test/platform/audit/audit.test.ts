@@ -41,6 +41,11 @@ describe('GET /v2/users/audit', () => {
     for (const q of [
       'from=yesterday',
       'to=2026-13-40T00:00:00Z',
+      // Loose readers take these as 2001, a US date and 2 March (docs/security.md, "Times").
+      'from=1',
+      'from=12%2F25%2F2026',
+      'from=2026-02-30T00:00:00Z',
+      'to=2026-01-01T00:00:00',
       'action=DROP%20TABLE',
       'outcome=maybe',
       'page=0',

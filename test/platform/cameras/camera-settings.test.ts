@@ -7,11 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { jpeg } from '../projects/settings-helpers.js';
 
+/** The fake cameras listen on 127.0.0.1: opted in as a site's LAN would be (docs/security.md, Outbound connections). */
+const LOCAL_CAMERAS = { OVERLOOK_ALLOWED_NETWORKS: '127.0.0.1/32' };
+
 let tp: TestPlatform;
 let server: Server;
 let snapshotUrl: string;
 beforeAll(async () => {
-  tp = await buildTestPlatform();
+  tp = await buildTestPlatform(LOCAL_CAMERAS);
   const frame = await jpeg(320, 180);
   // A camera's snapshot URL on loopback: answers a JPEG to user cam / password secret (basic auth).
   server = createServer((req, res) => {

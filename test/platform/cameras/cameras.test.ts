@@ -8,11 +8,14 @@ import { recordReading } from '../../../src/platform/cameras/battery-readings-re
 import { buildTestPlatform, type TestPlatform } from '../../helpers/platform.js';
 import { checkEndpointAccess, type EndpointSpec } from '../../helpers/access.js';
 
+/** The fake cameras listen on 127.0.0.1: opted in as a site's LAN would be (docs/security.md, Outbound connections). */
+const LOCAL_CAMERAS = { OVERLOOK_ALLOWED_NETWORKS: '127.0.0.1/32' };
+
 let tp: TestPlatform;
 let ipCam: Server;
 let ipCamUrl: string;
 beforeAll(async () => {
-  tp = await buildTestPlatform();
+  tp = await buildTestPlatform(LOCAL_CAMERAS);
   const jpeg = await sharp({ create: { width: 8, height: 8, channels: 3, background: '#336699' } })
     .jpeg()
     .toBuffer();
@@ -281,7 +284,9 @@ describe('notes, readings and voltage summary', () => {
       })
     ).json();
     expect(empty).toEqual({ count: 0, min_voltage: null, max_voltage: null, avg_voltage: null, latest: null, days: [] });
-    const bad = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${c.exid}/battery-readings/voltage-summary?from=soon`, headers: owner.auth });
-    expect(bad.statusCode).toBe(400);
+    for (const from of ['soon', '1', '12%2F25%2F2026', '2026-02-30T00:00:00Z']) {
+      const bad = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${c.exid}/battery-readings/voltage-summary?from=${from}`, headers: owner.auth });
+      expect(bad.statusCode, from).toBe(400);
+    }
   });
 });

@@ -6,13 +6,16 @@ import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers
 import { startFakeCamera, type FakeCamera } from '../../fakes/fake-camera.js';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
+/** The fake cameras listen on 127.0.0.1: opted in as a site's LAN would be (docs/security.md, Outbound connections). */
+const LOCAL_CAMERAS = { OVERLOOK_ALLOWED_NETWORKS: '127.0.0.1/32' };
+
 let tp: TestPlatform;
 let digestCam: FakeCamera;
 let basicCam: FakeCamera;
 let owner: Person;
 let projectExid: string;
 beforeAll(async () => {
-  tp = await buildTestPlatform({ OVERLOOK_CAMERA_TIMEOUT_MS: '2000' });
+  tp = await buildTestPlatform({ ...LOCAL_CAMERAS, OVERLOOK_CAMERA_TIMEOUT_MS: '2000' });
   digestCam = await startFakeCamera({ username: 'admin', password: 'dig3st' });
   basicCam = await startFakeCamera({ username: 'viewer', password: 'b4sic', snapshotAuth: 'basic' });
   owner = await tp.person('ipcam-owner');

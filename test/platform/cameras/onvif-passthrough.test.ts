@@ -6,6 +6,9 @@ import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers
 import { checkEndpointAccess } from '../../helpers/access.js';
 import { startFakeCamera, type FakeCamera } from '../../fakes/fake-camera.js';
 
+/** The fake cameras listen on 127.0.0.1: opted in as a site's LAN would be (docs/security.md, Outbound connections). */
+const LOCAL_CAMERAS = { OVERLOOK_ALLOWED_NETWORKS: '127.0.0.1/32' };
+
 let tp: TestPlatform;
 let fake: FakeCamera;
 let owner: Person;
@@ -13,7 +16,7 @@ let projectExid: string;
 let simExid: string;
 let onvifExid: string;
 beforeAll(async () => {
-  tp = await buildTestPlatform({ OVERLOOK_CAMERA_TIMEOUT_MS: '2000' });
+  tp = await buildTestPlatform({ ...LOCAL_CAMERAS, OVERLOOK_CAMERA_TIMEOUT_MS: '2000' });
   fake = await startFakeCamera({ username: 'admin', password: 'onv1f' });
   owner = await tp.person('onvif-owner');
   projectExid = (await tp.project(owner, 'ONVIF passthrough')).exid;

@@ -12,10 +12,13 @@ import { checkEndpointAccess, type EndpointSpec } from '../../helpers/access.js'
 import { startFakeCamera, type FakeCamera } from '../../fakes/fake-camera.js';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
+/** The fake cameras listen on 127.0.0.1: opted in as a site's LAN would be (docs/security.md, Outbound connections). */
+const LOCAL_CAMERAS = { OVERLOOK_ALLOWED_NETWORKS: '127.0.0.1/32' };
+
 let tp: TestPlatform;
 let fake: FakeCamera;
 beforeAll(async () => {
-  tp = await buildTestPlatform({ OVERLOOK_CAMERA_TIMEOUT_MS: '2000' });
+  tp = await buildTestPlatform({ ...LOCAL_CAMERAS, OVERLOOK_CAMERA_TIMEOUT_MS: '2000' });
   fake = await startFakeCamera({ username: 'admin', password: 's3cret' });
 });
 afterAll(async () => {

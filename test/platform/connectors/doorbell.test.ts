@@ -110,6 +110,11 @@ describe('doorbell', () => {
     expect((await post(path, otherDevice, signedHeaders('doorbell', hook.webhook_secret, otherDevice))).statusCode).toBe(400);
     const noTime = JSON.stringify({ id: 'ring-4', type: 'ring', device_id: 'dev-gate' });
     expect((await post(path, noTime, signedHeaders('doorbell', hook.webhook_secret, noTime))).statusCode).toBe(400);
+    // Loose times (a bare year, a US date, a day that does not exist) are refused (docs/security.md, "Times").
+    for (const [i, occurred_at] of ['2026', '12/25/2026', '2026-02-30T10:00:00Z'].entries()) {
+      const loose = JSON.stringify({ id: `ring-loose-${i}`, type: 'ring', device_id: 'dev-gate', occurred_at });
+      expect((await post(path, loose, signedHeaders('doorbell', hook.webhook_secret, loose))).statusCode, occurred_at).toBe(400);
+    }
 
     // A motion event: recorded and told as a doorbell event, no frame taken.
     const motion = ring('motion-1', 'dev-gate', 'motion');

@@ -142,6 +142,12 @@ describe('voyage control', () => {
     expect(stale.statusCode).toBe(401);
     expect(stale.json().message).toContain('timestamp');
     expect((await post(path, other, { 'content-type': 'application/json' })).statusCode).toBe(401);
+    // No JSON body (another content type, or none): refused, never checked as if it were empty.
+    for (const payload of ['', 'evt']) {
+      const noJson = await post(path, payload, { ...signedHeaders('voyage', site.webhook_secret, ''), 'content-type': 'text/plain' });
+      expect(noJson.statusCode, payload).toBe(400);
+      expect(noJson.json(), payload).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('JSON body') });
+    }
     // The signature covers the exact bytes: a body altered after signing fails.
     const signed = signedHeaders('voyage', site.webhook_secret, other);
     expect((await post(path, other.replace('North', 'South'), signed)).statusCode).toBe(401);

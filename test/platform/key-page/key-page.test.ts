@@ -4,25 +4,15 @@
 // without the DOM's types, so that no browser type leaks into the server code's checks.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, type TestBrowser } from '../../helpers/browser.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 
 const SHOTS = join(import.meta.dirname, '..', '..', '..', 'test-output', 'key-page');
-// Flags for a root user on a machine whose network is closed (see the machine notes in the README).
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 let tp: TestPlatform;
 let url: string;
-let browser: Browser;
+let browser: TestBrowser | undefined;
 let page: Page;
 let ada: Person;
 let project: { exid: string; name: string };
@@ -35,8 +25,8 @@ beforeAll(async () => {
   ada = await tp.person('ada');
   project = await tp.project(ada, 'Harbour Tower');
   camera = await tp.camera(ada, project.exid, 'North gate');
-  browser = await chromium.launch({ executablePath: process.env.OVERLOOK_CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ARGS });
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  browser = await launchBrowser();
+  const context = await browser.newContext({ width: 1280, height: 900 });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
   page = await context.newPage();
 });
@@ -161,6 +151,39 @@ describe('the key page', () => {
     const edited = (await tp.app.inject({ method: 'GET', url: `/v2/api-keys/${made.id}`, headers: ada.auth })).json();
     expect(edited.scopes.sort()).toEqual(['camera:recordings', 'projects:read']);
 
+    // Limits: a rate limit and an address list, shown in the table and refilled when editing again.
+    await row('ci step (renamed)').locator('button[data-action=edit]').click();
+    await page.fill('#key-rate-requests', '50');
+    await page.click('#key-save');
+    await expect.poll(() => page.textContent('#key-error')).toContain('both');
+    await page.fill('#key-rate-window', '60');
+    await page.fill('#key-allowed-ips', '203.0.113.0/24\n2001:db8::/32');
+    await page.click('#key-save');
+    await expect.poll(() => row('ci step (renamed)').locator('.limits').textContent()).toContain('50 requests / 60 s');
+    expect(await row('ci step (renamed)').locator('.limits').textContent()).toContain('203.0.113.0/24, 2001:db8::/32');
+    const limited = (await tp.app.inject({ method: 'GET', url: `/v2/api-keys/${made.id}`, headers: ada.auth })).json();
+    expect(limited).toMatchObject({ rate_limit: { requests: 50, window_seconds: 60 }, allowed_ips: ['203.0.113.0/24', '2001:db8::/32'] });
+    const fromElsewhere = await tp.app.inject({ method: 'GET', url: '/v2/projects', headers: made.headers, remoteAddress: '198.51.100.1' });
+    expect(fromElsewhere.json().code).toBe('IP_NOT_ALLOWED');
+    await row('ci step (renamed)').locator('button[data-action=test]').click();
+    await page.fill('#test-path', '/v2/projects');
+    await page.fill('#test-ip', '198.51.100.1');
+    await page.click('#test-form button[type=submit]');
+    await expect.poll(() => page.textContent('#test-result')).toContain('IP_NOT_ALLOWED');
+    await shot('6-limits');
+    await page.click('#test-close');
+    // A bad address is refused by the server, and said in the dialog.
+    await row('ci step (renamed)').locator('button[data-action=edit]').click();
+    expect(await page.inputValue('#key-rate-requests')).toBe('50');
+    await page.fill('#key-allowed-ips', 'not-an-address');
+    await page.click('#key-save');
+    await expect.poll(() => page.textContent('#key-error')).toContain('allowed_ips');
+    await page.fill('#key-rate-requests', '');
+    await page.fill('#key-rate-window', '');
+    await page.fill('#key-allowed-ips', '');
+    await page.click('#key-save');
+    await expect.poll(() => row('ci step (renamed)').locator('.limits').textContent()).toBe('no rate limit; from anywhere');
+
     // Time passes: the key's expiry is now behind us.
     await tp.t.db.kysely
       .updateTable('api_keys')
@@ -173,7 +196,7 @@ describe('the key page', () => {
     expect(await row('ci step (renamed)').locator('button[data-action=edit]').count()).toBe(0);
     expect(await row('ci step (renamed)').textContent()).toContain('expired: it cannot be edited');
     expect((await withKey(made.key)).statusCode).toBe(401);
-    await shot('6-expired');
+    await shot('7-expired');
   });
 
   it('is served with a strict content security policy', async () => {

@@ -16,7 +16,7 @@ afterAll(() => scratch.remove());
 describe('LiveStreams', () => {
   it('falls back when the first way fails, reports a source that never works, and stops everything on close', async () => {
     const root = join(scratch.dir, 'live');
-    const streams = new LiveStreams(root, 'ffmpeg', 60_000, quiet);
+    const streams = new LiveStreams(root, 'ffmpeg', 60_000, quiet, { perNode: 10, perPerson: 10 });
     streams.start();
     const broken = {
       mode: 'copy' as const,
@@ -24,24 +24,46 @@ describe('LiveStreams', () => {
     };
     const working = { mode: 'encode' as const, args: simulatedHlsArgs(), env: { TZ: 'UTC' }, files: { 'name.txt': 'Fallback' } };
 
-    const stream = await streams.open('cam-a', async () => [broken, working]);
+    const stream = await streams.open('cam-a', async () => [broken, working], 'person-1');
     expect(stream.spec.mode).toBe('encode');
     expect(streams.status('cam-a')).toMatchObject({ running: true, mode: 'encode' });
     // The failed attempt left no folder behind.
     expect(readdirSync(root)).toEqual([stream.dir.split('/').pop()]);
 
-    const failure = await streams.open('cam-b', async () => [broken]).catch((e) => e);
+    const failure = await streams.open('cam-b', async () => [broken], 'person-1').catch((e) => e);
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as ApiError).code).toBe('BAD_GATEWAY');
     expect((failure as ApiError).message).toContain('could not start');
 
     // Two viewers at once get the same stream.
-    const [x, y] = await Promise.all([streams.open('cam-c', async () => [working]), streams.open('cam-c', async () => [working])]);
+    const [x, y] = await Promise.all([streams.open('cam-c', async () => [working], 'person-1'), streams.open('cam-c', async () => [working], 'person-1')]);
     expect(x).toBe(y);
 
     await streams.close();
     expect(existsSync(stream.dir) || existsSync(x.dir)).toBe(false);
     expect(processesWith('live.m3u8', root)).toEqual([]);
-    await expect(streams.open('cam-d', async () => [working])).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+    await expect(streams.open('cam-d', async () => [working], 'person-1')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE' });
+  });
+
+  it('caps the streams a node runs and the streams one person starts; watching a running stream is never refused', async () => {
+    const root = join(scratch.dir, 'capped');
+    const streams = new LiveStreams(root, 'ffmpeg', 60_000, quiet, { perNode: 2, perPerson: 1 });
+    streams.start();
+    const spec = async () => [{ mode: 'encode' as const, args: simulatedHlsArgs(), env: { TZ: 'UTC' }, files: { 'name.txt': 'Capped' } }];
+    try {
+      await streams.open('cam-1', spec, 'ann');
+      await expect(streams.open('cam-2', spec, 'ann')).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS', headers: { 'retry-after': expect.any(String) } });
+      await streams.open('cam-2', spec, 'bob');
+      await expect(streams.open('cam-3', spec, 'cy')).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', headers: { 'retry-after': expect.any(String) } });
+      // Ann watches Bob's stream: no new ffmpeg, no refusal.
+      expect((await streams.open('cam-2', spec, 'ann')).spec.mode).toBe('encode');
+      // When Ann's stream stops, she may start another.
+      await streams.stop('cam-1');
+      await streams.stop('cam-2');
+      await streams.open('cam-3', spec, 'ann');
+      expect(processesWith('live.m3u8', root)).toHaveLength(1);
+    } finally {
+      await streams.close();
+    }
   });
 });

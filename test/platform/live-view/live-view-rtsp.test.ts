@@ -12,6 +12,9 @@ import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers
 import { decodes, eventually, play, probeFile, processesWith, scratchDir, startRtspRig, type RtspRig } from './media-helpers.js';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
+/** The fake cameras listen on 127.0.0.1: opted in as a site's LAN would be (docs/security.md, Outbound connections). */
+const LOCAL_CAMERAS = { OVERLOOK_ALLOWED_NETWORKS: '127.0.0.1/32' };
+
 const PASSWORD = 'pa:ss@w0rd/secret';
 let tp: TestPlatform;
 let rig: RtspRig;
@@ -22,7 +25,7 @@ let snapServer: Server;
 const scratch = scratchDir();
 
 beforeAll(async () => {
-  tp = await buildTestPlatform({ OVERLOOK_HLS_IDLE_SECONDS: '3' });
+  tp = await buildTestPlatform({ ...LOCAL_CAMERAS, OVERLOOK_HLS_IDLE_SECONDS: '3' });
   rig = await startRtspRig();
   const jpeg = await sharp({ create: { width: 320, height: 240, channels: 3, background: '#225588' } })
     .jpeg()

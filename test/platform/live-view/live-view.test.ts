@@ -12,6 +12,9 @@ import { checkEndpointAccess, type EndpointSpec } from '../../helpers/access.js'
 import { decodes, eventually, play, probeFile, processesWith, scratchDir, uris } from './media-helpers.js';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
+/** The fake cameras listen on 127.0.0.1: opted in as a site's LAN would be (docs/security.md, Outbound connections). */
+const LOCAL_CAMERAS = { OVERLOOK_ALLOWED_NETWORKS: '127.0.0.1/32' };
+
 let tp: TestPlatform;
 let owner: Person;
 let project: { exid: string };
@@ -21,7 +24,7 @@ let badCam: Server;
 let badCamUrl: string;
 
 beforeAll(async () => {
-  tp = await buildTestPlatform({ OVERLOOK_HLS_IDLE_SECONDS: '3' });
+  tp = await buildTestPlatform({ ...LOCAL_CAMERAS, OVERLOOK_HLS_IDLE_SECONDS: '3' });
   owner = await tp.person('owner');
   project = await tp.project(owner);
   cam = await tp.camera(owner, project.exid, 'Gate: north');

@@ -112,12 +112,11 @@ describe('authorization code with PKCE', () => {
   it('refuses the plain PKCE method and a request without a challenge', async () => {
     const { client_id } = await registerClient(s.apiUrl);
     for (const params of <Record<string, string>[]>[{ code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' }, {}]) {
+      // Shown on a page, not sent to the client's redirect URI before the person has seen anything.
       const res = await fetch(authorizationUrl(s.apiUrl, { client_id, ...params }), { redirect: 'manual' });
-      expect(res.status).toBe(303);
-      const to = new URL(res.headers.get('location')!);
-      expect(to.origin + to.pathname).toBe(REDIRECT);
-      expect(to.searchParams.get('error')).toBe('invalid_request');
-      expect(to.searchParams.get('code')).toBeNull();
+      expect(res.status).toBe(400);
+      expect(res.headers.get('location')).toBeNull();
+      expect(await res.text()).toContain('invalid_request');
     }
   });
 
@@ -205,7 +204,7 @@ describe('access tokens at the main API', () => {
         body: method === 'POST' ? JSON.stringify({ name: 'x', redirect_uris: [REDIRECT] }) : undefined,
       });
       expect(res.status, `${method} ${path}`).toBe(403);
-      expect((await res.json()).code).toBe('PERMISSION_DENIED');
+      expect((await res.json()).code).toBe('NOT_ALLOWED_WITH_OAUTH_TOKEN');
     }
     // The person's own JWT still reaches them.
     expect((await fetch(`${s.apiUrl}/v2/api-keys`, { headers: person.auth })).status).toBe(200);
@@ -217,8 +216,9 @@ describe('access tokens at the main API', () => {
       authorizationUrl(s.apiUrl, { client_id, code_challenge: pkcePair().challenge, code_challenge_method: 'S256', resource: 'http://127.0.0.1:1/elsewhere' }),
       { redirect: 'manual' },
     );
-    const to = new URL(res.headers.get('location')!);
-    expect(to.searchParams.get('error')).toBe('invalid_target');
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(await res.text()).toContain('invalid_target');
   });
 });
 

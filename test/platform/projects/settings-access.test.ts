@@ -6,10 +6,13 @@ import { checkEndpointAccess, type EndpointSpec } from '../../helpers/access.js'
 import { buildTestPlatform, type TestPlatform } from '../../helpers/platform.js';
 import { b64, makeLogo, png, recordFrame } from './settings-helpers.js';
 
+/** The fake cameras listen on 127.0.0.1: opted in as a site's LAN would be (docs/security.md, Outbound connections). */
+const LOCAL_CAMERAS = { OVERLOOK_ALLOWED_NETWORKS: '127.0.0.1/32' };
+
 let tp: TestPlatform;
 let image: string;
 beforeAll(async () => {
-  tp = await buildTestPlatform();
+  tp = await buildTestPlatform(LOCAL_CAMERAS);
   image = b64(await png());
 });
 afterAll(async () => tp.close());

@@ -9,6 +9,9 @@ import { checkEndpointAccess } from '../../helpers/access.js';
 import { snapshotKey } from '../../../src/platform/recordings/snapshot-index.js';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
+/** The fake cameras listen on 127.0.0.1: opted in as a site's LAN would be (docs/security.md, Outbound connections). */
+const LOCAL_CAMERAS = { OVERLOOK_ALLOWED_NETWORKS: '127.0.0.1/32' };
+
 let tp: TestPlatform;
 let owner: Person;
 let projectExid: string;
@@ -16,7 +19,7 @@ let cameraExid: string;
 let cam: Server;
 let camUrl: string;
 beforeAll(async () => {
-  tp = await buildTestPlatform();
+  tp = await buildTestPlatform(LOCAL_CAMERAS);
   owner = await tp.person('owner');
   projectExid = (await tp.project(owner)).exid;
   cameraExid = (await tp.camera(owner, projectExid)).exid;
@@ -148,7 +151,7 @@ describe('behaviour', () => {
   });
 
   it('answers 504 when the camera does not answer in time', async () => {
-    const slow = await buildTestPlatform({ OVERLOOK_CAMERA_TIMEOUT_MS: '300' });
+    const slow = await buildTestPlatform({ ...LOCAL_CAMERAS, OVERLOOK_CAMERA_TIMEOUT_MS: '300' });
     try {
       const boss = await slow.person('boss');
       const p = await slow.project(boss);

@@ -17,6 +17,9 @@ import { snapshotKey } from '../../../src/platform/recordings/snapshot-index.js'
 import type { FsObjectStore } from '../../../src/platform/storage/fs-object-store.js';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
+/** The fake cameras listen on 127.0.0.1: opted in as a site's LAN would be (docs/security.md, Outbound connections). */
+const LOCAL_CAMERAS = { OVERLOOK_ALLOWED_NETWORKS: '127.0.0.1/32' };
+
 let tp: TestPlatform;
 let owner: Person;
 let projectExid: string;
@@ -30,7 +33,7 @@ let flakyFails = true;
 let jpeg: Buffer;
 
 beforeAll(async () => {
-  tp = await buildTestPlatform();
+  tp = await buildTestPlatform(LOCAL_CAMERAS);
   owner = await tp.person('owner');
   projectExid = (await tp.project(owner)).exid;
   jpeg = await sharp({ create: { width: 24, height: 16, channels: 3, background: '#228844' } })
@@ -270,7 +273,7 @@ describe('failures', () => {
 
 describe('with the app', () => {
   it('starts on ready, records, and stops on close', async () => {
-    const live = await buildTestPlatform({ OVERLOOK_RECORDING_LOOP: '1' });
+    const live = await buildTestPlatform({ ...LOCAL_CAMERAS, OVERLOOK_RECORDING_LOOP: '1' });
     try {
       const boss = await live.person('boss');
       const p = await live.project(boss);

@@ -5,6 +5,9 @@
 import { createHash } from 'node:crypto';
 import type { Cache, CacheFact, CacheRegistry } from '../../../lib/cache/index.js';
 import type { PlatformDb } from '../../db/database.js';
+import type { OutboundGuard } from '../../../lib/net/outbound-guard.js';
+import { guardedDispatcher } from '../../../lib/net/guarded-http.js';
+import type { Agent } from 'undici';
 import type { CamerasTable } from '../cameras-tables.js';
 import type { CameraConnection, ConnectionDetails } from './camera-connection.js';
 import { IpCamera } from './ip-camera.js';
@@ -25,12 +28,17 @@ export interface ConnectHooks {
 
 export class CameraConnections {
   private readonly sessions: Cache<string, OnvifClient>;
+  /** HTTP to cameras: only to addresses the guard allows, to the address it checked. */
+  private readonly dispatcher: Agent;
 
   constructor(
     readonly db: PlatformDb,
     private readonly caches: CacheRegistry,
+    /** Every connection to a camera goes through it (docs/security.md, Outbound connections). */
+    readonly guard: OutboundGuard,
     private readonly timeoutMs = 5000,
   ) {
+    this.dispatcher = guardedDispatcher(guard, { connectTimeoutMs: timeoutMs });
     this.sessions = caches.create('cameras.onvif-sessions', { max: MAX_SESSIONS, ttlMs: SESSION_TTL_MS, facts: (key) => [sessionFact(key)] });
   }
 
@@ -41,16 +49,23 @@ export class CameraConnections {
     }
     const details = JSON.parse(camera.connection) as ConnectionDetails;
     return new IpCamera(details, {
+      guard: this.guard,
+      dispatcher: this.dispatcher,
       timeoutMs: this.timeoutMs,
       onvifSession: () => this.onvifSession(details),
       dropOnvifSession: () => this.caches.forget([sessionFact(sessionKey(details))]),
     });
   }
 
+  /** Closes the kept HTTP connections to cameras. */
+  async close(): Promise<void> {
+    await this.dispatcher.close();
+  }
+
   /** An open ONVIF session for these details, shared for a minute; a failed opening is not kept. */
   private onvifSession(d: ConnectionDetails): Promise<OnvifClient> {
     return this.sessions.load(sessionKey(d), () =>
-      OnvifClient.open({ url: d.onvif_url!, username: d.username, password: d.password, timeoutMs: this.timeoutMs }),
+      OnvifClient.open({ url: d.onvif_url!, username: d.username, password: d.password, timeoutMs: this.timeoutMs, guard: this.guard }),
     );
   }
 }

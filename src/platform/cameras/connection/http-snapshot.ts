@@ -1,6 +1,9 @@
 // A JPEG from a camera's snapshot URL, through urllib (HTTP with digest authentication). Credentials
 // are never sent unasked: the first request carries none; a Digest challenge is answered by urllib, a
-// Basic challenge with one more request carrying Basic credentials.
+// Basic challenge with one more request carrying Basic credentials. Connections go through the outbound
+// guard's dispatcher (only to allowed addresses, to the address checked) and redirects are not followed;
+// only a real JPEG is passed on, whatever the content type says (docs/security.md, Outbound connections).
+import type { Dispatcher } from 'undici';
 import { request } from 'urllib';
 import { CameraAnswerError } from '../camera-errors.js';
 
@@ -11,7 +14,12 @@ export interface SnapshotTarget {
   username?: string;
   password?: string;
   timeoutMs: number;
+  /** The outbound guard's dispatcher. */
+  dispatcher: Dispatcher;
 }
+
+/** JPEG files start with an SOI marker followed by another marker. */
+export const isJpeg = (b: Buffer): boolean => b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
 
 export async function fetchSnapshot(target: SnapshotTarget): Promise<Buffer> {
   const userpass = target.username ? `${target.username}:${target.password ?? ''}` : undefined;
@@ -20,6 +28,7 @@ export async function fetchSnapshot(target: SnapshotTarget): Promise<Buffer> {
       method: 'GET',
       timeout: target.timeoutMs,
       followRedirect: false,
+      dispatcher: target.dispatcher as never,
       digestAuth: basic ? undefined : userpass,
       auth: basic ? userpass : undefined,
     });
@@ -34,5 +43,6 @@ export async function fetchSnapshot(target: SnapshotTarget): Promise<Buffer> {
   const body = Buffer.isBuffer(res.data) ? res.data : Buffer.from(res.data as ArrayBuffer);
   if (body.length === 0) throw new CameraAnswerError('snapshot URL answered an empty image');
   if (body.length > MAX_BYTES) throw new CameraAnswerError('snapshot larger than 20 MB');
+  if (!isJpeg(body)) throw new CameraAnswerError('snapshot URL answered something that is not a JPEG');
   return body;
 }

@@ -2,6 +2,8 @@
 // snapshot URL, the snapshot URI its ONVIF media service gives; PTZ and read-only ONVIF calls through
 // the onvif library; failing both URLs, a TCP connection to its RTSP port for health.
 import { connect } from 'node:net';
+import type { Dispatcher } from 'undici';
+import { isOutboundRefused, type OutboundGuard, REFUSED_BY_POLICY } from '../../../lib/net/outbound-guard.js';
 import type { CameraConnection, ConnectionDetails, HealthResult, OnvifGateway, OnvifService, Snapshot } from './camera-connection.js';
 import { CameraAnswerError, CameraTimeoutError, upstreamError } from '../camera-errors.js';
 import { fetchSnapshot } from './http-snapshot.js';
@@ -10,6 +12,9 @@ import { OnvifPtz } from '../ptz/onvif-ptz.js';
 import type { PtzControl } from '../ptz/ptz-control.js';
 
 export interface IpCameraOptions {
+  /** Checks every address before it is connected to; the dispatcher is its HTTP side. */
+  guard: OutboundGuard;
+  dispatcher: Dispatcher;
   timeoutMs: number;
   /** An ONVIF session for this camera (the connections cache shares it between requests). */
   onvifSession: () => Promise<OnvifClient>;
@@ -35,7 +40,7 @@ export class IpCamera implements CameraConnection {
       }
     }
     if (!url) throw new Error('no snapshot URL or ONVIF address configured');
-    const jpeg = await fetchSnapshot({ url, username, password, timeoutMs: this.opts.timeoutMs });
+    const jpeg = await fetchSnapshot({ url, username, password, timeoutMs: this.opts.timeoutMs, dispatcher: this.opts.dispatcher });
     return { jpeg, takenAt: new Date() };
   }
 
@@ -67,11 +72,12 @@ export class IpCamera implements CameraConnection {
     };
   }
 
-  private rtspReachable(): Promise<void> {
+  private async rtspReachable(): Promise<void> {
     const url = new URL(this.details.rtsp_url!);
-    const port = Number(url.port || 554);
+    const port = Number(url.port || (url.protocol === 'rtsps:' ? 322 : 554));
+    const pinned = await this.opts.guard.check(url.hostname, port);
     return new Promise((resolve, reject) => {
-      const socket = connect({ host: url.hostname, port, timeout: this.opts.timeoutMs });
+      const socket = connect({ host: pinned.address, port, timeout: this.opts.timeoutMs });
       socket.once('connect', () => {
         socket.destroy();
         resolve();
@@ -98,8 +104,7 @@ export class IpCamera implements CameraConnection {
     let step = 'snapshot';
     try {
       if (snapshot_url || onvif_url) {
-        const shot = await this.snapshot();
-        if (shot.jpeg[0] !== 0xff || shot.jpeg[1] !== 0xd8) return result('offline', 'the snapshot is not a JPEG');
+        await this.snapshot();
         if (onvif_url && snapshot_url) {
           step = 'ONVIF';
           await this.opts.onvifSession();
@@ -109,6 +114,8 @@ export class IpCamera implements CameraConnection {
       return result('online', null);
     } catch (err) {
       const e = err as Error;
+      // Nothing about what answers (or not) at a refused address is told.
+      if (isOutboundRefused(e)) return result('offline', REFUSED_BY_POLICY);
       const timedOut = e instanceof CameraTimeoutError || e.name === 'HttpClientRequestTimeoutError' || e.name === 'TimeoutError';
       return result('offline', `${step}: ${timedOut ? 'the camera did not answer in time' : e.message}`);
     }

@@ -7,7 +7,12 @@
 // callback on devices whose profiles it does not recognise. We run the same first steps ourselves
 // (GetSystemDateAndTime for the clock offset, GetServices falling back to GetCapabilities) and always
 // pass the profile token explicitly.
+//
+// Every exchange goes through an agent pinned to the address the outbound guard checked, and only to
+// the port it was given: nothing is POSTed to a refused address (docs/security.md, Outbound connections).
 import { Cam } from 'onvif';
+import { pinnedAgent } from '../../../lib/net/guarded-http.js';
+import type { OutboundGuard } from '../../../lib/net/outbound-guard.js';
 import { XMLParser } from 'fast-xml-parser';
 import { ONVIF_SERVICES, type OnvifService } from '../connection/camera-connection.js';
 import { CameraAnswerError, CameraTimeoutError } from '../camera-errors.js';
@@ -27,6 +32,7 @@ export interface OnvifTarget {
   username?: string;
   password?: string;
   timeoutMs: number;
+  guard: OutboundGuard;
 }
 
 const NAMESPACES: Record<OnvifService, string> = {
@@ -88,9 +94,12 @@ export class OnvifClient {
   static async open(target: OnvifTarget): Promise<OnvifClient> {
     const url = new URL(target.url);
     const secure = url.protocol === 'https:';
+    const port = Number(url.port || (secure ? 443 : 80));
+    const agent = await pinnedAgent(target.guard, url.hostname, port, secure);
     const cam = new Cam({
       hostname: url.hostname,
-      port: Number(url.port || (secure ? 443 : 80)),
+      port,
+      agent,
       path: url.pathname && url.pathname !== '/' ? url.pathname : '/onvif/device_service',
       username: target.username || undefined,
       password: target.password || undefined,

@@ -17,7 +17,16 @@ export function signWebhook(secret: string, timestamp: string, rawBody: string):
 
 const refused = (why: string) => new ApiError('UNAUTHORIZED', `Webhook refused: ${why}`);
 
-export function verifyWebhook(opts: { secret: string; timestamp: string | undefined; signature: string | undefined; rawBody: string; now?: number }): void {
+export function verifyWebhook(opts: {
+  secret: string;
+  timestamp: string | undefined;
+  signature: string | undefined;
+  /** The exact bytes received; undefined when no JSON body came (then there is nothing to verify). */
+  rawBody: string | undefined;
+  now?: number;
+}): void {
+  // Never verify against a stand-in: a signature over an empty body must not pass for a missing one.
+  if (opts.rawBody === undefined) throw new ApiError('BAD_REQUEST', 'Webhook refused: a signed webhook carries a JSON body (Content-Type: application/json)');
   if (!opts.timestamp || !/^\d{1,12}$/.test(opts.timestamp)) throw refused('missing or malformed timestamp header');
   if (!opts.signature) throw refused('missing signature header');
   const age = Math.abs((opts.now ?? Date.now()) / 1000 - Number(opts.timestamp));

@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { validation } from '../../../lib/errors.js';
 import { Nullable } from '../../../lib/http/schemas.js';
 import type { ConnectorContext } from '../framework/provider.js';
+import { parseRfc3339 } from '../../../lib/time/rfc3339.js';
 
 export const ProjectParams = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });
 export const WebhookParams = Type.Object({
@@ -42,11 +43,10 @@ export async function listSiteEvents(ctx: ConnectorContext, projectId: string, q
   return { page, limit, data: rows.map((r) => ({ id: r.id, received_at: r.received_at, event: r.payload })) };
 }
 
-/** An ISO-8601 timestamp with a date and time, as a Date; else a 400 on `field`. */
+/** An RFC 3339 date-time (docs/security.md, "Times"), as a Date; else a 400 on `field`. */
 export function isoTime(field: string, v: unknown): Date {
-  if (typeof v !== 'string' || v.length > 40 || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(v)) throw validation(field, 'must be an ISO-8601 date and time');
-  const t = new Date(v);
-  if (Number.isNaN(t.getTime())) throw validation(field, 'is not a valid date and time');
+  const t = typeof v === 'string' ? parseRfc3339(v) : null;
+  if (!t) throw validation(field, 'must be an RFC 3339 date-time, e.g. 2026-05-01T08:00:00Z');
   return t;
 }
 

@@ -35,7 +35,7 @@ export async function receiveSiteWebhook(
     const v = req.headers[name];
     return Array.isArray(v) ? v[0] : v;
   };
-  verifyWebhook({ secret: found.secret, timestamp: h(headers.timestamp), signature: h(headers.signature), rawBody: req.webhookRawBody ?? '' });
+  verifyWebhook({ secret: found.secret, timestamp: h(headers.timestamp), signature: h(headers.signature), rawBody: req.webhookRawBody });
   const { link } = found;
   // Disconnecting the provider stops its webhooks too.
   if (!(await ctx.store.connection(link.userId, ctx.provider.id))) {

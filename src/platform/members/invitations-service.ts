@@ -1,0 +1,150 @@
+// Invitations (docs/settings.md, Members): adding an e-mail that has no account leaves an invitation
+// for it instead of a membership. The person who later has an account with that e-mail (whichever way it
+// was made: an administrator, `overlook users create`, a provider sign-in) sees it, and accepts it to
+// join with the invited role or declines it; the project's admins see and cancel what is pending.
+// Invitations are matched to people by their account's e-mail, so a pending one is visible from the
+// moment the account exists, with no step at sign-up that could be missed.
+import { createHash, randomBytes } from 'node:crypto';
+import type { PlatformDb } from '../db/database.js';
+import { ApiError } from '../../lib/errors.js';
+import type { CacheRegistry } from '../../lib/cache/index.js';
+import { inTransaction } from '../../lib/db/transaction.js';
+import { newId } from '../../lib/ids.js';
+import type { Role } from '../access/policy.js';
+import type { AuditContext, AuditLog } from '../audit/audit-log.js';
+import { projectNamesOf } from '../projects/projects-repository.js';
+import { findUserById } from '../users/users-repository.js';
+import * as repo from './invitations-repository.js';
+import { insertMember, memberOf } from './members-repository.js';
+
+/** How long an invitation waits; adding the e-mail again starts it afresh. */
+export const INVITATION_DAYS = 14;
+
+export type InvitedRole = Exclude<Role, 'owner'>;
+
+interface ProjectRef {
+  id: string;
+  exid: string;
+}
+
+const NOT_FOUND = () => new ApiError('NOT_FOUND', 'Invitation not found');
+
+export class InvitationsService {
+  constructor(
+    private readonly db: PlatformDb,
+    /** Accepting forgets the person's cached roles, so the project opens on their next request on every node. */
+    private readonly caches: CacheRegistry,
+    private readonly audit: AuditLog,
+  ) {}
+
+  /**
+   * Invites the e-mail (already normalised) to the project, or refreshes its pending invitation. The
+   * invitation's token is random; only its SHA-256 is kept, for a link sent by e-mail where the platform
+   * sends mail. Today a person accepts by signing in with the invited e-mail.
+   */
+  async invite(ctx: AuditContext, project: ProjectRef, email: string, role: InvitedRole): Promise<void> {
+    const now = new Date();
+    const tokenHash = createHash('sha256').update(randomBytes(32)).digest('hex');
+    // Expired invitations are never read; each new one clears them away.
+    await repo.deleteInvitationsExpiredBefore(this.db, now.toISOString());
+    await repo.upsertInvitation(this.db, {
+      id: newId(),
+      project_id: project.id,
+      email,
+      role,
+      token_hash: tokenHash,
+      invited_by: ctx.actorUserId,
+      created_at: now.toISOString(),
+      expires_at: new Date(now.getTime() + INVITATION_DAYS * 86_400_000).toISOString(),
+    });
+    await this.audit.record(ctx, {
+      action: 'member.invited',
+      subjectUserId: null,
+      target: { type: 'project', id: project.exid },
+      details: { project_exid: project.exid, email, role },
+    });
+  }
+
+  /** The person joined another way (added with their new account): their invitation has nothing left to do. */
+  async settled(project: ProjectRef, email: string): Promise<void> {
+    await repo.deleteInvitationFor(this.db, project.id, email);
+  }
+
+  /** The project's pending invitations. */
+  async ofProject(project: ProjectRef) {
+    const rows = await repo.pendingInvitationsOf(this.db, project.id, new Date().toISOString());
+    return rows.map((r) => ({ id: r.id, email: r.email, role: r.role, invited_by: r.invited_by, created_at: r.created_at, expires_at: r.expires_at }));
+  }
+
+  async cancel(ctx: AuditContext, project: ProjectRef, id: string): Promise<void> {
+    const row = await repo.invitationById(this.db, id);
+    if (!row || row.project_id !== project.id || (await repo.deleteInvitation(this.db, id)) === 0) throw NOT_FOUND();
+    await this.audit.record(ctx, {
+      action: 'member.invitation_cancelled',
+      subjectUserId: null,
+      target: { type: 'project', id: project.exid },
+      details: { project_exid: project.exid, email: row.email, role: row.role },
+    });
+  }
+
+  private async emailOf(userId: string): Promise<string> {
+    const user = await findUserById(this.db, userId);
+    if (!user) throw new ApiError('UNAUTHORIZED', 'Sign in first');
+    return user.email;
+  }
+
+  /** The invitations waiting for the signed-in person's e-mail. */
+  async mine(userId: string) {
+    const rows = await repo.pendingInvitationsFor(this.db, await this.emailOf(userId), new Date().toISOString());
+    const projects = await projectNamesOf(
+      this.db,
+      rows.map((r) => r.project_id),
+    );
+    return rows.flatMap((r) => {
+      const p = projects.get(r.project_id);
+      return p ? [{ id: r.id, project_exid: p.exid, project_name: p.name, role: r.role, created_at: r.created_at, expires_at: r.expires_at }] : [];
+    });
+  }
+
+  /** The person's own pending invitation, else 404: someone else's is indistinguishable from none. */
+  private async pendingFor(userId: string, id: string) {
+    const row = await repo.invitationById(this.db, id);
+    if (!row || row.email !== (await this.emailOf(userId)) || Date.parse(row.expires_at) <= Date.now()) throw NOT_FOUND();
+    return row;
+  }
+
+  /** Joins the project with the invited role (a member already keeps the role they have). */
+  async accept(ctx: AuditContext, userId: string, id: string): Promise<{ project_exid: string; role: string }> {
+    const row = await this.pendingFor(userId, id);
+    const role = await inTransaction(this.db, async (tx) => {
+      // Taken once: a second accept finds nothing to take.
+      if ((await repo.deleteInvitation(tx, id)) === 0) throw NOT_FOUND();
+      const existing = await memberOf(tx, row.project_id, userId);
+      if (existing) return existing.role;
+      await insertMember(tx, { project_id: row.project_id, user_id: userId, role: row.role, created_at: new Date().toISOString() });
+      return row.role;
+    });
+    this.caches.forget([{ kind: 'user-roles', id: userId }]);
+    const exid = (await projectNamesOf(this.db, [row.project_id])).get(row.project_id)?.exid;
+    if (!exid) throw NOT_FOUND();
+    await this.audit.record(ctx, {
+      action: 'member.added',
+      subjectUserId: userId,
+      target: { type: 'project', id: exid },
+      details: { project_exid: exid, email: row.email, role, via: 'invitation', invited_by: row.invited_by },
+    });
+    return { project_exid: exid, role };
+  }
+
+  async decline(ctx: AuditContext, userId: string, id: string): Promise<void> {
+    const row = await this.pendingFor(userId, id);
+    if ((await repo.deleteInvitation(this.db, id)) === 0) throw NOT_FOUND();
+    const exid = (await projectNamesOf(this.db, [row.project_id])).get(row.project_id)?.exid ?? row.project_id;
+    await this.audit.record(ctx, {
+      action: 'member.invitation_declined',
+      subjectUserId: userId,
+      target: { type: 'project', id: exid },
+      details: { project_exid: exid, email: row.email, role: row.role },
+    });
+  }
+}
