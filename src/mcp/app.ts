@@ -11,6 +11,7 @@ import { createBaseApp } from '../lib/http/base-app.js';
 import { CredentialResolver, type Caller } from './credential.js';
 import { MainApi } from './main-api.js';
 import { registerTools } from './tools.js';
+import { rebindingGuard } from './dns-rebinding.js';
 
 export interface McpAppOptions {
   /** The main API (and its authorization server). */
@@ -21,6 +22,8 @@ export interface McpAppOptions {
    */
   resourceUrl?: string;
   logger?: FastifyServerOptions['logger'];
+  /** Web origins (besides this server's own) allowed to call /mcp from a browser. */
+  allowedOrigins?: readonly string[];
 }
 
 export const MCP_SCOPES = ['mcp'];
@@ -46,6 +49,16 @@ export async function buildMcpApp(opts: McpAppOptions): Promise<FastifyInstance>
   const apiUrl = opts.apiUrl.replace(/\/+$/, '');
   const credentials = new CredentialResolver(apiUrl, resource);
   const metadataUrl = () => protectedResourceMetadataUrl(resource());
+
+  const guard = rebindingGuard({
+    resourceUrl: resource,
+    allowedOrigins: opts.allowedOrigins,
+    listeningHost: () => {
+      const addr = app.server.address();
+      return typeof addr === 'object' && addr ? addr.address : null;
+    },
+  });
+  app.addHook('onRequest', guard.checkHost);
 
   app.get('/health', { schema: { response: { 200: Type.Object({ status: Type.Literal('ok') }) } } }, async () => ({ status: 'ok' as const }));
   // At the path-aware address (RFC 9728 §3.1) and at the root, where older clients look.
@@ -117,6 +130,7 @@ export async function buildMcpApp(opts: McpAppOptions): Promise<FastifyInstance>
     await transport.handleRequest(raw, reply.raw, req.body);
   };
 
-  app.route({ method: ['GET', 'POST', 'DELETE'], url: '/mcp', onRequest, handler: handle });
+  // Origin first (DNS rebinding), then the credential.
+  app.route({ method: ['GET', 'POST', 'DELETE'], url: '/mcp', onRequest: [guard.checkOrigin, onRequest], handler: handle });
   return app;
 }

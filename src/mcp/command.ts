@@ -15,9 +15,9 @@ export async function startMcp(
   flags: ServeFlags & { apiUrl: string },
   env: Env = processEnv(),
 ): Promise<{ app: FastifyInstance; url: string; resourceUrl: string }> {
-  const { address, logLevel, resourceUrl } = mcpConfig(flags, env);
+  const { address, logLevel, resourceUrl, allowedOrigins } = mcpConfig(flags, env);
   const apiUrl = new URL(flags.apiUrl).toString().replace(/\/+$/, '');
-  const app = await buildMcpApp({ apiUrl, resourceUrl, logger: loggerOptions(logLevel) });
+  const app = await buildMcpApp({ apiUrl, resourceUrl, allowedOrigins, logger: loggerOptions(logLevel) });
   const url = await app.listen({ host: address.host, port: address.port });
   const { port } = app.server.address() as { port: number };
   return { app, url, resourceUrl: resourceUrl ?? `http://${hostForUrl(address.host)}:${port}/mcp` };

@@ -43,5 +43,19 @@ export class MainApi {
   }
 }
 
-/** A path segment from a tool argument: encoded, so an argument can never change the path. */
-export const seg = (v: string | number) => encodeURIComponent(String(v));
+/** A tool argument that cannot be a path segment; the tool answers it as an error. */
+export class ToolArgumentError extends Error {}
+
+/**
+ * A path segment from a tool argument, so an argument can never change the path: `.` and `..` (which
+ * URL parsing resolves, moving up a segment), empty values, slashes and backslashes (plain or
+ * percent-encoded) and control characters are refused; anything else is percent-encoded.
+ */
+export function seg(v: string | number): string {
+  const s = String(v);
+  if (s === '' || s === '.' || s === '..') throw new ToolArgumentError(`${JSON.stringify(s)} is not a valid identifier`);
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (/[/\\\u0000-\u001f\u007f]|%(2f|5c|2e)/i.test(s))
+    throw new ToolArgumentError(`${JSON.stringify(s)} is not a valid identifier (no slashes, dots encoding or control characters)`);
+  return encodeURIComponent(s);
+}

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { type MainApi, MainApiError, seg } from './main-api.js';
+import { type MainApi, MainApiError, seg, ToolArgumentError } from './main-api.js';
 
 const cameraExid = z.string().min(1).max(64).describe('The camera’s exid, as list_cameras shows it');
 const readOnly = { readOnlyHint: true, openWorldHint: false } as const;
@@ -15,6 +15,7 @@ async function run(fn: () => Promise<CallToolResult>): Promise<CallToolResult> {
     return await fn();
   } catch (err) {
     if (err instanceof MainApiError) return { isError: true, content: [{ type: 'text', text: `${err.status} ${err.code}: ${err.message}` }] };
+    if (err instanceof ToolArgumentError) return { isError: true, content: [{ type: 'text', text: `INVALID_ARGUMENT: ${err.message}` }] };
     throw err;
   }
 }

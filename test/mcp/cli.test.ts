@@ -1,61 +1,11 @@
 // `overlook mcp` and `overlook up` as outside programs run them: real processes, real HTTP, loopback only.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { buildTestPlatform } from '../helpers/platform.js';
+import { describe, expect, it } from 'vitest';
+import { serve, tempDir } from '../helpers/cli.js';
 import { freePort } from '../helpers/oauth-servers.js';
+import { buildTestPlatform } from '../helpers/platform.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = ['--import', 'tsx', join(ROOT, 'src', 'cli.ts')];
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-const tempDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'overlook-mcp-cli-'));
-  dirs.push(d);
-  return d;
-};
-
-/** Starts `overlook …` and waits until its output matches `ready`. */
-function start(
-  args: string[],
-  env: Record<string, string>,
-  ready: RegExp,
-): Promise<{ output: () => string; match: RegExpExecArray; stop: () => Promise<number | null> }> {
-  const proc = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: '', OVERLOOK_RECORDING_LOOP: '0', ...env } });
-  let out = '';
-  const stop = () =>
-    new Promise<number | null>((r) => {
-      if (proc.exitCode !== null) return r(proc.exitCode);
-      proc.on('exit', (code) => r(code));
-      proc.kill('SIGTERM');
-    });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop();
-      reject(new Error(`did not start: ${out}`));
-    }, 45_000);
-    const check = () => {
-      const m = ready.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ output: () => out, match: m, stop });
-      }
-    };
-    proc.stdout.on('data', (d) => {
-      out += d;
-      check();
-    });
-    proc.stderr.on('data', (d) => (out += d));
-    proc.on('exit', () => {
-      clearTimeout(timer);
-      reject(new Error(`exited: ${out}`));
-    });
-  });
-}
+/** Starts `overlook …` (no recording loop) and waits until its output matches `ready`. */
+const start = (args: string[], env: Record<string, string>, ready: RegExp) => serve(args, { ready, env: { OVERLOOK_RECORDING_LOOP: '0', ...env } });
 
 describe('overlook mcp', () => {
   it('listens where told (port 0 too), names its real address as resource, and serves a signed-in person', async () => {
