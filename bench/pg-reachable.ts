@@ -1,14 +1,2 @@
-// Whether a PostgreSQL server answers at `url`: the benchmarks that need one skip it when it does not.
-import pg from 'pg';
-
-export async function pgReachable(url: string): Promise<boolean> {
-  const c = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
-  try {
-    await c.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await c.end().catch(() => {});
-  }
-}
+// The benchmarks share the tests' check for a reachable PostgreSQL server.
+export { pgReachable } from '../test/helpers/pg-reachable.js';

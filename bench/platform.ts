@@ -1,5 +1,7 @@
-// Main API benchmark: requests per second of GET /v2/cameras/{camera_exid} with an API key and with a
-// JWT, each as a ratio to GET /health on the same server in the same run (autocannon, 32 connections).
+// Main API benchmark: requests per second of GET /v2/cameras/{camera_exid} with an API key, with a key
+// that carries its own limits (a rate limit it never reaches and an address allow-list: one counter-store
+// call per request) and with a JWT, each as a ratio to GET /health on the same server in the same run
+// (autocannon, 32 connections).
 // The server runs in its own process (the built CLI), so the load generator does not share its event loop.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -8,7 +10,8 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 
 const ROOT = join(import.meta.dirname, '..');
-const CLI = join(ROOT, 'dist', 'cli.js');
+/** BENCH_CLI: another build of the CLI (e.g. one made outside dist/). */
+const CLI = process.env.BENCH_CLI ?? join(ROOT, 'dist', 'cli.js');
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 32;
 
@@ -70,27 +73,44 @@ export async function benchPlatform(): Promise<Record<string, number | string>> 
       headers: auth,
       body: JSON.stringify({ name: 'bench', expires_at: new Date(Date.now() + 86_400_000).toISOString(), projects: [project.exid], scopes: ['cameras:read'] }),
     });
+    // The same key with limits of its own: counted on every request, never refused during the run.
+    const limited = await json(`${url}/v2/api-keys`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({
+        name: 'bench limited',
+        expires_at: new Date(Date.now() + 86_400_000).toISOString(),
+        projects: [project.exid],
+        scopes: ['cameras:read'],
+        rate_limit: { requests: 1_000_000, window_seconds: 86_400 },
+        allowed_ips: ['127.0.0.0/8', '::1/128'],
+      }),
+    });
     const cameraUrl = `${url}/v2/cameras/${camera.exid}`;
     // Warm every path up first (JIT, caches), then measure each twice in alternating order.
     const keyHeaders = { 'x-access-key': key.key };
+    const limitedHeaders = { 'x-access-key': limited.key };
     for (const [u, h] of [
       [`${url}/health`, {}],
       [cameraUrl, keyHeaders],
+      [cameraUrl, limitedHeaders],
       [cameraUrl, auth],
     ] as const)
       await measure(u, h, 3);
-    const rounds: { health: number; key: number; jwt: number }[] = [];
+    const rounds: { health: number; key: number; limited: number; jwt: number }[] = [];
     for (let i = 0; i < 2; i++) {
       const health = await measure(`${url}/health`, {});
-      const [first, second] = i === 0 ? [keyHeaders, auth] : [auth, keyHeaders];
-      const a = await measure(cameraUrl, first);
-      const b = await measure(cameraUrl, second);
-      rounds.push({ health, key: i === 0 ? a : b, jwt: i === 0 ? b : a });
+      const order = i === 0 ? (['key', 'limited', 'jwt'] as const) : (['jwt', 'limited', 'key'] as const);
+      const headers = { key: keyHeaders, limited: limitedHeaders, jwt: auth };
+      const got = { health, key: 0, limited: 0, jwt: 0 };
+      for (const which of order) got[which] = await measure(cameraUrl, headers[which]);
+      rounds.push(got);
     }
     const avg = (f: (r: (typeof rounds)[number]) => number) => rounds.reduce((a, r) => a + f(r), 0) / rounds.length;
     const healthAvg = avg((r) => r.health);
     const withKey = avg((r) => r.key);
     const withJwt = avg((r) => r.jwt);
+    const withLimitedKey = avg((r) => r.limited);
     return {
       machine: `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`,
       database: env.DATABASE_URL ? 'postgres' : 'sqlite',
@@ -98,8 +118,10 @@ export async function benchPlatform(): Promise<Record<string, number | string>> 
       connections: CONNECTIONS,
       health_rps: Math.round(healthAvg),
       camera_api_key_rps: Math.round(withKey),
+      camera_limited_key_rps: Math.round(withLimitedKey),
       camera_jwt_rps: Math.round(withJwt),
       api_key_ratio: Number((withKey / healthAvg).toFixed(3)),
+      limited_api_key_ratio: Number((withLimitedKey / healthAvg).toFixed(3)),
       jwt_ratio: Number((withJwt / healthAvg).toFixed(3)),
     };
   } finally {

@@ -15,6 +15,7 @@ import Database from 'better-sqlite3';
 import { openRecorderDb } from '../src/recorder/db/recorder-db.js';
 import { SegmentIndex } from '../src/recorder/recordings/segment-index.js';
 import { segmentRelPath } from '../src/recorder/recording/segment-layout.js';
+import { TICKS_PER_S, usage } from './process-usage.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -53,7 +54,8 @@ const stop = (p: ChildProcess) =>
   });
 
 async function recorder(dataDir: string, env: Record<string, string> = {}) {
-  const full = { ...process.env, OVERLOOK_LOG_LEVEL: 'warn', ...env };
+  // The bench's source videos sit in its work folder: that is the recorder's media folder (file devices play only from there).
+  const full = { ...process.env, OVERLOOK_LOG_LEVEL: 'warn', OVERLOOK_RECORDER_MEDIA_DIR: dirname(dataDir), ...env };
   const made = spawnSync(
     process.execPath,
     [CLI, 'recorder', 'users', 'create', '--email', 'bench@site.example', '--password', 'bench-password-1', '--role', 'admin', '--data-dir', dataDir],
@@ -267,35 +269,6 @@ async function servingAndExport(work: string) {
 }
 
 // --- 3. Recording load ---------------------------------------------------------------------------
-
-const TICKS_PER_S = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
-
-function statOf(pid: number): { ppid: number; ticks: number } | null {
-  try {
-    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-    return { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) };
-  } catch {
-    return null;
-  }
-}
-
-/** The recorder and its ffmpeg children: CPU ticks and resident memory, summed. */
-function usage(root: number): { ticks: number; rssKb: number; processes: number } {
-  const pids = [root];
-  for (const p of readdirSync('/proc')) if (/^\d+$/.test(p) && statOf(Number(p))?.ppid === root) pids.push(Number(p));
-  let ticks = 0;
-  let rssKb = 0;
-  for (const pid of pids) {
-    ticks += statOf(pid)?.ticks ?? 0;
-    try {
-      rssKb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-    } catch {
-      /* exited meanwhile */
-    }
-  }
-  return { ticks, rssKb, processes: pids.length };
-}
 
 async function recordingLoad(work: string) {
   const segmentSeconds = 2;

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const here = import.meta.dirname;
-const suites = ['platform.ts', 'recorder.ts', 'cameras.ts', 'recording-loop.ts', 'cluster.ts'].filter((f) => existsSync(join(here, f)));
+const suites = ['platform.ts', 'recorder.ts', 'recorder-live.ts', 'cameras.ts', 'recording-loop.ts', 'cluster.ts'].filter((f) => existsSync(join(here, f)));
 let failed = 0;
 for (const file of suites) {
   console.log(`\n== bench/${file}`);

@@ -2,6 +2,7 @@
 // Order: error handling, services, the auth hook, OpenAPI, then routes.
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { createBaseApp } from '../lib/http/base-app.js';
+import { installJsonDepthLimit } from '../lib/http/json-depth.js';
 import type { RecorderConfig } from './config.js';
 import type { RecorderDb } from './db/recorder-db.js';
 import { createRecorderServices } from './services.js';
@@ -11,27 +12,53 @@ import { userRoutes } from './users/routes.js';
 import { deviceRoutes } from './devices/routes.js';
 import { recordingRoutes } from './recordings/routes.js';
 import { hlsRoutes } from './hls/routes.js';
+import { liveRoutes } from './live/routes.js';
 import { snapshotRoutes } from './snapshots/routes.js';
 import { footageRoutes } from './footage/routes.js';
 import { eventRoutes } from './events/routes.js';
 import { remoteStorageRoutes } from './remote-storages/routes.js';
 import { systemRoutes } from './system/routes.js';
+import { webUiRoutes } from './web-ui/routes.js';
 
 export const RECORDER_VERSION = '0.1.0';
 
 export async function buildRecorderApp(opts: { config: RecorderConfig; db: RecorderDb; logger?: FastifyServerOptions['logger'] }): Promise<FastifyInstance> {
-  const app = createBaseApp({ logger: opts.logger, bodyLimit: opts.config.bodyLimit, forceCloseConnections: true });
+  const app = createBaseApp({
+    logger: opts.logger,
+    bodyLimit: opts.config.bodyLimit,
+    forceCloseConnections: true,
+    limits: opts.config.httpLimits,
+    corsOrigins: opts.config.corsOrigins,
+  });
+  installJsonDepthLimit(app);
 
   const services = createRecorderServices(opts.config, opts.db, app.log, RECORDER_VERSION);
+  // Rows written before secrets were sealed are sealed now (idempotent).
+  const sealed = await services.secrets.sealPlaintextRows(opts.db);
+  if (sealed) app.log.info({ sealed }, 'sealed stored secrets that were kept in plaintext');
   app.decorate('recorder', services);
   await app.register(recorderAuth({ tokens: services.tokens, webhooks: services.webhooks }));
   await registerRecorderOpenApi(app, RECORDER_VERSION);
 
-  for (const routes of [userRoutes, deviceRoutes, recordingRoutes, hlsRoutes, snapshotRoutes, footageRoutes, eventRoutes, remoteStorageRoutes, systemRoutes]) {
+  for (const routes of [
+    userRoutes,
+    deviceRoutes,
+    recordingRoutes,
+    hlsRoutes,
+    liveRoutes,
+    snapshotRoutes,
+    footageRoutes,
+    eventRoutes,
+    remoteStorageRoutes,
+    systemRoutes,
+    webUiRoutes,
+  ]) {
     await app.register(routes);
   }
   app.addHook('onClose', async () => {
+    await services.whep.closeAll();
     await services.manager.stopAll();
+    await services.rtp.closeAll();
   });
   return app;
 }

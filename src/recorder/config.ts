@@ -1,9 +1,10 @@
 // The recorder's settings: its own data dir (beside the platform's, never shared), where video goes,
 // and the recording knobs. Flags win over environment variables (RecorderEnv in src/lib/config/env-schema.ts),
 // which win over defaults.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import { processEnv, readEnv, RecorderEnv, resolveDataDir, type Env } from '../lib/config.js';
+import { chmodSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { loadKeyFile } from '../lib/secrets/key-file.js';
+import { corsOrigins, httpLimits, processEnv, readEnv, RecorderEnv, resolveDataDir, type Env, type HttpLimits } from '../lib/config.js';
 
 export interface RecorderConfig {
   /** Holds recorder.sqlite. */
@@ -18,16 +19,42 @@ export interface RecorderConfig {
   ffprobePath: string;
   /** Live HLS rolling window, in segments. */
   liveWindow: number;
+  /** Whether each device's ffmpeg also feeds the live view (live HLS and WebRTC). */
+  liveView: boolean;
   bodyLimit: number;
+  /** Request deadlines and the per-address connection cap (docs/security.md). */
+  httpLimits: HttpLimits;
+  /** Web origins allowed to call from a browser (CORS); empty: none. */
+  corsOrigins: string[];
   /** pino level of the recorder's logger (`silent`: none). */
   logLevel: string;
+  /** The only folder `file` devices may play from (docs/recorder.md, Devices). */
+  mediaDir: string;
+  /** Seals camera passwords and remote-storage secrets in the database (32 bytes). */
+  secretKey: Buffer;
+  /** Sign-in throttle: failures per account (and account + address), per address, and the block. */
+  loginFailuresPerAccount: number;
+  loginFailuresPerAddress: number;
+  loginBlockSeconds: number;
 }
+
+export const RECORDER_SECRET_KEY_FILE = 'recorder-secret.key';
 
 export function recorderConfig(flags: { dataDir?: string } = {}, env: Env = processEnv()): RecorderConfig {
   const dataDir = join(resolveDataDir(flags, env), 'recorder');
   const e = readEnv(RecorderEnv, env);
+  // The data dir holds the database and the key: the recorder's own user only.
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
   const storageRoot = e.OVERLOOK_RECORDER_STORAGE ?? join(dataDir, 'storage');
   mkdirSync(storageRoot, { recursive: true });
+  const mediaDir = resolve(e.OVERLOOK_RECORDER_MEDIA_DIR || join(dataDir, 'media'));
+  mkdirSync(mediaDir, { recursive: true });
+  const secretKey = loadKeyFile({
+    base64: e.OVERLOOK_RECORDER_SECRET_KEY,
+    file: join(dataDir, RECORDER_SECRET_KEY_FILE),
+    envName: 'OVERLOOK_RECORDER_SECRET_KEY',
+  });
   return {
     dataDir,
     storageRoot,
@@ -36,7 +63,15 @@ export function recorderConfig(flags: { dataDir?: string } = {}, env: Env = proc
     ffmpegPath: e.OVERLOOK_FFMPEG,
     ffprobePath: e.OVERLOOK_FFPROBE,
     liveWindow: e.OVERLOOK_RECORDER_LIVE_WINDOW,
+    liveView: !['off', '0', 'false', 'no'].includes((e.OVERLOOK_RECORDER_LIVE ?? 'on').toLowerCase()),
     bodyLimit: e.OVERLOOK_RECORDER_BODY_LIMIT,
+    httpLimits: httpLimits(env),
+    corsOrigins: corsOrigins(env),
     logLevel: e.OVERLOOK_LOG_LEVEL,
+    mediaDir,
+    secretKey,
+    loginFailuresPerAccount: e.OVERLOOK_LOGIN_FAILURES_PER_ACCOUNT,
+    loginFailuresPerAddress: e.OVERLOOK_LOGIN_FAILURES_PER_ADDRESS,
+    loginBlockSeconds: e.OVERLOOK_LOGIN_BLOCK_SECONDS,
   };
 }

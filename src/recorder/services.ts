@@ -13,6 +13,11 @@ import { Snapshots } from './snapshots/snapshots.js';
 import { FootageExporter } from './footage/footage-export.js';
 import { EventsService } from './events/events-service.js';
 import { RemoteStorages } from './remote-storages/remote-storages-service.js';
+import { RtpFeeds } from './live/rtp-feeds.js';
+import { WhepSessions } from './live/whep-sessions.js';
+import { LIVE_SEGMENT_SECONDS } from './hls/live-playlist.js';
+import { RecorderSecrets } from './db/sealed-secrets.js';
+import { SignInThrottle } from '../lib/auth/sign-in-throttle.js';
 
 export interface RecorderServices {
   config: RecorderConfig;
@@ -22,11 +27,18 @@ export interface RecorderServices {
   /** The recorder's in-memory caches, and the one way to forget what they hold (docs/architecture.md, Caches). */
   caches: CacheRegistry;
   tokens: AccessTokens;
+  /** Failed sign-ins, counted in memory (one process). */
+  loginThrottle: SignInThrottle;
+  /** Seals camera credentials and remote-storage secrets. */
+  secrets: RecorderSecrets;
   users: RecorderUsers;
   webhooks: WebhookTokens;
   devices: DevicesService;
   index: SegmentIndex;
   manager: RecordingManager;
+  /** Each running device's video as RTP, and the WebRTC viewers it is forwarded to. */
+  rtp: RtpFeeds;
+  whep: WhepSessions;
   snapshots: Snapshots;
   footage: FootageExporter;
   events: EventsService;
@@ -43,8 +55,10 @@ export function createRecorderServices(config: RecorderConfig, db: RecorderDb, l
   const tools = { ffmpeg: config.ffmpegPath, ffprobe: config.ffprobePath };
   const caches = new CacheRegistry();
   const tokens = new AccessTokens(db, config.tokenDays, caches);
-  const devices = new DevicesService(db, config.ffprobePath);
+  const secrets = new RecorderSecrets(config.secretKey);
+  const devices = new DevicesService(db, config.ffprobePath, config.mediaDir, secrets);
   const index = new SegmentIndex(db);
+  const rtp = new RtpFeeds();
   const loadOne = async (id: string) => {
     if (!(await devices.exists(id))) return null;
     return { device: await devices.get(id), source: await devices.source(id) };
@@ -55,6 +69,9 @@ export function createRecorderServices(config: RecorderConfig, db: RecorderDb, l
       storageRoot: config.storageRoot,
       ffmpeg: config.ffmpegPath,
       segmentSeconds: config.segmentSeconds,
+      live: config.liveView ? { segmentSeconds: LIVE_SEGMENT_SECONDS, listSize: config.liveWindow } : undefined,
+      rtp: config.liveView ? rtp : undefined,
+      ffprobe: config.ffprobePath,
       setState: (id, s, r) => devices.setState(id, s, r),
       log,
     },
@@ -68,14 +85,18 @@ export function createRecorderServices(config: RecorderConfig, db: RecorderDb, l
     startedAt: Date.now(),
     caches,
     tokens,
+    loginThrottle: new SignInThrottle(config),
+    secrets,
     users: new RecorderUsers(db, caches),
     webhooks: new WebhookTokens(db),
     devices,
     index,
     manager,
+    rtp,
+    whep: new WhepSessions(rtp),
     snapshots: new Snapshots(index, config.storageRoot, tools),
     footage: new FootageExporter(index, config.storageRoot, tools),
     events: new EventsService(db, config.storageRoot),
-    remoteStorages: new RemoteStorages(db),
+    remoteStorages: new RemoteStorages(db, secrets),
   };
 }

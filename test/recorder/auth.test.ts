@@ -129,6 +129,7 @@ describe('route declarations', () => {
     const paths = Object.keys(doc.paths);
     expect(paths.every((p) => p.startsWith('/api/'))).toBe(true);
     // Twenty documented paths (docs/recorder.md), the ones ExNVR users know plus what its users asked for.
+    // The WebRTC live view (WHEP, a standard protocol) and /health are served but not in the document.
     expect(paths.sort()).toEqual(
       [
         '/api/users/login',

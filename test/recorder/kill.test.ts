@@ -42,7 +42,9 @@ function storedFiles(): string[] {
   const walk = (d: string) => {
     for (const name of readdirSync(d)) {
       const p = join(d, name);
-      if (name === '.incoming') continue;
+      // Working files, not footage: staging (.incoming), the live view's rolling segments (.live) and
+      // a file source's MPEG-TS remux (.source.ts).
+      if (name.startsWith('.')) continue;
       if (statSync(p).isDirectory()) walk(p);
       else if (name.endsWith('.ts')) found.push(relative(storage, p));
     }
@@ -108,7 +110,8 @@ describe('overlook recorder users create', () => {
 
 describe('kill -9 mid-recording', () => {
   it('keeps every complete segment, indexes or removes the partial one, stops the orphan, and records again', async () => {
-    const video = makeTestVideo(dir);
+    // File devices play only from the media folder (docs/recorder.md, Devices).
+    const video = makeTestVideo(join(dir, 'recorder', 'media'));
     const first = await serve();
     const login = await fetch(`${first.url}/api/users/login`, {
       method: 'POST',

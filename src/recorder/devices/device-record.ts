@@ -59,8 +59,8 @@ export type Device = Static<typeof Device>;
 
 export const DEFAULT_STORAGE = { recording_mode: 'always', full_drive_threshold: 95, full_drive_action: 'overwrite', schedule: null } as const;
 
-export function toDevice(r: DevicesTable): Device {
-  const creds = JSON.parse(r.credentials) as { username?: string; password?: string };
+/** The API's view of a stored device; `creds` are its credentials, unsealed by the caller. */
+export function toDevice(r: DevicesTable, creds: { username?: string; password?: string }): Device {
   return {
     id: r.id,
     name: r.name,

@@ -1,16 +1,16 @@
 // Devices: ip cameras (RTSP main/sub stream, snapshot URI, credentials) and file sources, their
 // storage settings, and their state, which the recording manager keeps up to date.
-import { existsSync, statSync } from 'node:fs';
 import type { RecorderDb } from '../db/recorder-db.js';
+import type { RecorderSecrets } from '../db/sealed-secrets.js';
 import type { DevicesTable } from '../db/schema.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { isTimeZone } from '../../lib/time-zone.js';
-import { probeVideo } from '../recording/ffprobe.js';
 import type { SourceSpec } from '../recording/ffmpeg-args.js';
 import type { DeviceState } from '../recording/device-recorder.js';
 import { DEFAULT_STORAGE, toDevice, type Device, type StorageConfig, type StreamConfig } from './device-record.js';
 import { checkSchedule } from './schedule.js';
+import { confined, mediaFile, whyNotVideo } from './source-file.js';
 
 export interface DeviceInput {
   name?: string;
@@ -36,7 +36,15 @@ export class DevicesService {
   constructor(
     private readonly db: RecorderDb,
     private readonly ffprobe: string,
+    /** The only folder file devices may play from. */
+    private readonly mediaDir: string,
+    /** Credentials are stored sealed (db/sealed-secrets.ts). */
+    private readonly secrets: RecorderSecrets,
   ) {}
+
+  private toDevice(row: DevicesTable): Device {
+    return toDevice(row, this.secrets.openCredentials(row.id, row.credentials));
+  }
 
   private async row(id: string): Promise<DevicesTable> {
     const row = await this.db.kysely.selectFrom('devices').selectAll().where('id', '=', id).executeTakeFirst();
@@ -45,7 +53,7 @@ export class DevicesService {
   }
 
   async get(id: string): Promise<Device> {
-    return toDevice(await this.row(id));
+    return this.toDevice(await this.row(id));
   }
 
   async exists(id: string): Promise<boolean> {
@@ -53,7 +61,7 @@ export class DevicesService {
   }
 
   async list(): Promise<Device[]> {
-    return (await this.db.kysely.selectFrom('devices').selectAll().orderBy('created_at').orderBy('id').execute()).map(toDevice);
+    return (await this.db.kysely.selectFrom('devices').selectAll().orderBy('created_at').orderBy('id').execute()).map((r) => this.toDevice(r));
   }
 
   /** What to record for a device: the main stream or file, with credentials. */
@@ -61,13 +69,19 @@ export class DevicesService {
     const row = await this.db.kysely.selectFrom('devices').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) return null;
     const stream = JSON.parse(row.stream_config) as StreamConfig;
-    const creds = JSON.parse(row.credentials) as { username?: string; password?: string };
-    if (row.type === 'file') return stream.path ? { type: 'file', input: stream.path } : null;
+    const creds = this.secrets.openCredentials(row.id, row.credentials);
+    if (row.type === 'file') {
+      // Checked again at every start: the file (or a folder on its way) may have become a link out of
+      // the media folder. A file missing inside it is left to ffmpeg, whose error becomes the device's reason.
+      const input = stream.path ? confined(this.mediaDir, stream.path) : null;
+      return input ? { type: 'file', input } : null;
+    }
     return stream.stream_uri ? { type: 'ip', input: stream.stream_uri, username: creds.username, password: creds.password } : null;
   }
 
   async credentials(id: string): Promise<{ username?: string; password?: string }> {
-    return JSON.parse((await this.row(id)).credentials);
+    const row = await this.row(id);
+    return this.secrets.openCredentials(row.id, row.credentials);
   }
 
   private async checked(input: DeviceInput, current?: DevicesTable) {
@@ -85,37 +99,45 @@ export class DevicesService {
       checkUri('stream_config.snapshot_uri', stream.snapshot_uri, ['http:', 'https:']);
       if (stream.path) throw validation('stream_config.path', 'only a file device has a path');
     } else {
-      if (!stream.path) throw validation('stream_config.path', 'a file device needs the path of a video file on the recorder');
-      if (!stream.path.startsWith('/')) throw validation('stream_config.path', 'must be an absolute path');
-      if (!existsSync(stream.path) || !statSync(stream.path).isFile()) throw validation('stream_config.path', 'no such file on the recorder');
-      if (!(await probeVideo({ ffprobe: this.ffprobe }, stream.path))) throw validation('stream_config.path', 'ffprobe finds no video stream in that file');
+      if (!stream.path) throw validation('stream_config.path', `a file device needs the path of a video file in the media folder ${this.mediaDir}`);
       if (stream.stream_uri || stream.sub_stream_uri || stream.snapshot_uri) throw validation('stream_config', 'a file device has only a path');
+      const why = await whyNotVideo(this.ffprobe, mediaFile(this.mediaDir, stream.path));
+      if (why) throw validation('stream_config.path', why);
     }
-    const oldCreds = current ? (JSON.parse(current.credentials) as { username?: string; password?: string }) : {};
+    const oldCreds = current ? this.secrets.openCredentials(current.id, current.credentials) : {};
     const creds = input.credentials
       ? { username: input.credentials.username ?? oldCreds.username, password: input.credentials.password ?? oldCreds.password }
       : oldCreds;
     const storage = { ...DEFAULT_STORAGE, ...(current ? JSON.parse(current.storage_config) : {}), ...(input.storage_config ?? {}) };
     const bad = checkSchedule(storage.schedule);
     if (bad) throw validation('storage_config.schedule', bad);
-    return { name, type, timezone, stream_config: JSON.stringify(stream), credentials: JSON.stringify(creds), storage_config: JSON.stringify(storage) };
+    return { name, type, timezone, stream_config: JSON.stringify(stream), creds, storage_config: JSON.stringify(storage) };
   }
 
   async create(input: DeviceInput): Promise<Device> {
-    const fields = await this.checked(input);
+    const { creds, ...fields } = await this.checked(input);
     const now = new Date().toISOString();
-    const row: DevicesTable = { id: newId(), state: 'stopped', state_reason: null, created_at: now, updated_at: now, ...fields };
+    const id = newId();
+    const row: DevicesTable = {
+      id,
+      state: 'stopped',
+      state_reason: null,
+      created_at: now,
+      updated_at: now,
+      ...fields,
+      credentials: this.secrets.sealCredentials(id, creds),
+    };
     await this.db.kysely.insertInto('devices').values(row).execute();
-    return toDevice(row);
+    return this.toDevice(row);
   }
 
   async update(id: string, input: DeviceInput): Promise<Device> {
     const current = await this.row(id);
     if (input.type && input.type !== current.type) throw validation('type', 'cannot change; create a new device');
-    const fields = await this.checked(input, current);
+    const { creds, ...fields } = await this.checked(input, current);
     await this.db.kysely
       .updateTable('devices')
-      .set({ ...fields, updated_at: new Date().toISOString() })
+      .set({ ...fields, credentials: this.secrets.sealCredentials(id, creds), updated_at: new Date().toISOString() })
       .where('id', '=', id)
       .execute();
     return this.get(id);

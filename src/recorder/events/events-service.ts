@@ -7,6 +7,7 @@ import type { EventsTable, LprEventsTable } from '../db/schema.js';
 import { validation } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { pageMeta, pageOffset } from '../../lib/http/pagination.js';
+import { timeParam } from '../http/media.js';
 
 export interface LprInput {
   plate_number: string;
@@ -19,11 +20,7 @@ export interface LprInput {
   [extra: string]: unknown;
 }
 
-function isoTime(field: string, v: unknown): string {
-  const d = typeof v === 'string' ? new Date(v) : new Date(NaN);
-  if (Number.isNaN(d.getTime())) throw validation(field, 'must be an ISO 8601 date-time');
-  return d.toISOString();
-}
+const isoTime = (field: string, v: unknown): string => timeParam(field, v).toISOString();
 
 const toEvent = (r: EventsTable) => ({
   id: r.id,

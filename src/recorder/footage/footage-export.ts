@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ApiError, validation } from '../../lib/errors.js';
 import type { Segment, SegmentIndex } from '../recordings/segment-index.js';
-import { keyframes } from '../recording/ffprobe.js';
+import { clipKeyframes } from './keyframes.js';
+import { timeParam } from '../http/media.js';
 import { pipeClip, sendClipOverSocket } from './clip-senders.js';
 import type { Clip } from './clip.js';
 
@@ -24,13 +25,11 @@ export interface ClipRequest {
 /** Reads `start_date` with `end_date` or `duration` (seconds) into a range, or a 400 naming the field. */
 export function clipRange(q: { start_date?: string; end_date?: string; duration?: number }): ClipRequest {
   if (!q.start_date) throw validation('start_date', 'is required');
-  const start = new Date(q.start_date);
-  if (Number.isNaN(start.getTime())) throw validation('start_date', 'must be an ISO 8601 date-time');
+  const start = timeParam('start_date', q.start_date);
   if ((q.end_date === undefined) === (q.duration === undefined)) throw validation('end_date', 'give either end_date or duration, not both or neither');
   let end: Date;
   if (q.end_date !== undefined) {
-    end = new Date(q.end_date);
-    if (Number.isNaN(end.getTime())) throw validation('end_date', 'must be an ISO 8601 date-time');
+    end = timeParam('end_date', q.end_date);
   } else {
     end = new Date(start.getTime() + q.duration! * 1000);
   }
@@ -69,9 +68,11 @@ export class FootageExporter {
     const wanted = Math.max(0, (req.start.getTime() - startOf(first)) / 1000);
     // Segments are cut on keyframes, so a clip from a segment's first frame needs no probe (an export
     // from the hour or from a segment's start, the usual ask, starts streaming a tenth of a second sooner).
-    const kfs = wanted < 0.0005 ? { first: 0, relative: [0] } : await keyframes({ ffprobe: this.tools.ffprobe }, join(this.storageRoot, first.path), wanted);
-    const inpoint = kfs.relative.filter((k) => k <= wanted + 0.0005).pop() ?? 0;
-    const trueStart = startOf(first) + Math.round(inpoint * 1000);
+    const kfs = wanted < 0.0005 ? [] : await clipKeyframes(this.tools.ffprobe, join(this.storageRoot, first.path), wanted);
+    // The first keyframe is the segment's start: starting there needs no in-point.
+    const kf = kfs.filter((k) => k.offset <= wanted + 0.0005).pop();
+    const inpoint = kf && kf.offset > 0 ? kf : null;
+    const trueStart = startOf(first) + Math.round((inpoint?.offset ?? 0) * 1000);
     let gapMs = 0;
     for (let i = 1; i < segments.length; i++) gapMs += Math.max(0, startOf(segments[i]!) - Date.parse(segments[i - 1]!.end_date));
     // What the clip can hold: from the true start to the requested end, less the gaps it skips.
@@ -80,7 +81,7 @@ export class FootageExporter {
     const list = segments.map((s, i) => {
       // `file:` because the list itself comes through a pipe, and relative entries would resolve against it.
       const lines = [`file 'file:${join(this.storageRoot, s.path).replace(/'/g, "'\\''")}'`];
-      if (i === 0 && inpoint > 0) lines.push(`inpoint ${(kfs.first + inpoint).toFixed(3)}`);
+      if (i === 0 && inpoint) lines.push(`inpoint ${inpoint.dts.toFixed(6)}`);
       return lines.join('\n');
     });
     const length = seconds.toFixed(3);

@@ -1,5 +1,7 @@
-// HLS: live (no `pos`) or playback from `pos`; playlists and segments accept `?token=`.
+// HLS: live (no `pos`: the device ffmpeg's own short-segment playlist, see live-playlist.ts) or
+// playback from `pos` (stored recording segments); playlists and segments accept `?token=`.
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -9,6 +11,8 @@ import { errorResponses } from '../../lib/http/schemas.js';
 import { Binary, StreamQuery, TokenQuery, callerToken, isoParam } from '../http/media.js';
 import { DeviceId } from '../devices/routes.js';
 import { buildPlaylist } from './playlists.js';
+import { LIVE_SEGMENT, livePlaylist } from './live-playlist.js';
+import { liveDir } from '../recording/segment-layout.js';
 
 /** How much a playback playlist covers from `pos`. */
 const PLAYBACK_WINDOW_MS = 2 * 60 * 60 * 1000;
@@ -25,7 +29,7 @@ export async function hlsRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         tags,
         operationId: 'hlsPlaylist',
-        summary: 'HLS playlist: live (the newest segments, rolling) or playback from `pos`; every segment URI carries the token',
+        summary: 'HLS playlist: live (segments of 1 to 4 s, rolling) or playback from `pos`; every segment URI carries the token',
         params: DeviceId,
         querystring: Type.Object({
           pos: Type.Optional(Type.String({ maxLength: 40, description: 'ISO 8601: play back from here' })),
@@ -43,9 +47,9 @@ export async function hlsRoutes(fastify: FastifyInstance): Promise<void> {
       const token = callerToken(req);
       let body: string;
       if (!pos) {
-        const segments = await index.latest(req.params.id, stream, config.liveWindow);
-        if (segments.length === 0) throw new ApiError('NOT_FOUND', 'Nothing recorded yet for this device');
-        body = buildPlaylist({ segments, live: true, token, mediaSequence: await index.countBefore(req.params.id, stream, segments[0]!.start_date) });
+        const live = await livePlaylist(liveDir(config.storageRoot, req.params.id, stream), token);
+        if (live === null) throw new ApiError('NOT_FOUND', 'No live picture: the device is not streaming now (starting, stopped or failed)');
+        body = live;
       } else {
         const segments = await index.overlapping(req.params.id, stream, pos.toISOString(), new Date(pos.getTime() + PLAYBACK_WINDOW_MS).toISOString(), 2000);
         if (segments.length === 0) throw new ApiError('NOT_FOUND', `Nothing recorded at or after ${pos.toISOString()}`);
@@ -69,13 +73,22 @@ export async function hlsRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         tags,
         operationId: 'hlsSegment',
-        summary: 'One HLS segment (MPEG-TS), as referenced by a playlist',
-        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), segment: Type.String({ pattern: '^[0-9a-f-]{36}\\.ts$' }) }),
+        summary: 'One HLS segment (MPEG-TS), as referenced by a playlist: a live one or a stored one',
+        params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }), segment: Type.String({ pattern: '^([0-9a-f-]{36}|live-[0-9]{1,20})\\.ts$' }) }),
         querystring: Type.Object({ ...TokenQuery }),
         response: { 200: Binary('video/mp2t'), ...errorResponses() },
       },
     },
     async (req, reply) => {
+      if (LIVE_SEGMENT.test(req.params.segment)) {
+        // Live segments roll away after a few seconds; a player asks for each one once.
+        const file = join(liveDir(config.storageRoot, req.params.id, 'main'), req.params.segment);
+        // Opened before answering: ffmpeg may delete it the next moment, and an open file stays readable.
+        const fh = await open(file, 'r').catch(() => null);
+        if (!fh) throw new ApiError('NOT_FOUND', 'Live segment not found (it has rolled out of the live window)');
+        const { size } = await fh.stat();
+        return reply.type('video/mp2t').header('content-length', size).header('cache-control', 'private, max-age=60').send(fh.createReadStream());
+      }
       const seg = await index.get(req.params.id, req.params.segment.slice(0, -3));
       if (!seg) throw new ApiError('NOT_FOUND', 'Segment not found');
       return reply

@@ -2,14 +2,19 @@
 // folder and names each finished one on stdout; the recorder moves it into its dated place and
 // indexes it with its wall-clock start and end. When ffmpeg exits unexpectedly (the camera dropped),
 // the run closes, the device turns `failed` with ffmpeg's reason, and ffmpeg is started again with
-// back-off; every start opens a new run.
-import { spawn, type ChildProcess } from 'node:child_process';
+// back-off; every start opens a new run. The same ffmpeg also feeds the live view (a short-segment
+// HLS playlist in the stream's live folder, and RTP for WebRTC viewers): one camera connection.
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { redactUrlCredentials } from '../../lib/redact-url-credentials.js';
 import type { SegmentIndex } from '../recordings/segment-index.js';
+import type { RtpFeeds } from '../live/rtp-feeds.js';
 import { explainFfmpegError, recordArgs, type SourceSpec } from './ffmpeg-args.js';
-import { segmentRelPath, stagingDir } from './segment-layout.js';
+import { probeFileSource } from './ffprobe.js';
+import { liveDir, segmentRelPath, stagingDir } from './segment-layout.js';
 
 export type DeviceState = 'stopped' | 'streaming' | 'recording' | 'failed';
 
@@ -18,6 +23,12 @@ export interface RecorderDeps {
   storageRoot: string;
   ffmpeg: string;
   segmentSeconds: number;
+  /** The live view's HLS output (segment length, playlist length); none: no live HLS. */
+  live?: { segmentSeconds: number; listSize: number };
+  /** Where the WebRTC feed's RTP goes; none: no WebRTC. */
+  rtp?: RtpFeeds;
+  /** To look at a file source's keyframes (re-encoded when too far apart for the live view). */
+  ffprobe?: string;
   setState(deviceId: string, state: DeviceState, reason: string | null): Promise<void>;
   log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
 }
@@ -25,6 +36,18 @@ export interface RecorderDeps {
 /** Wall-clock drift (s) between where the stream says it is and the clock that breaks a run. */
 const DRIFT_LIMIT_S = 30;
 const MAX_BACKOFF_MS = 30_000;
+/** A file whose keyframes are further apart than this is re-encoded with one every live segment. */
+const MAX_FILE_KEYFRAME_GAP_S = 2;
+const run = promisify(execFile);
+
+interface FileProbe {
+  /** Re-encode with a keyframe this often (s); null: copy. */
+  keyframeEvery: number | null;
+  /** What ffmpeg reads: the file, or its MPEG-TS remux. */
+  input: string;
+  /** Whether it can feed WebRTC: H.264 (re-encoded, or copied from MPEG-TS framing). */
+  rtp: boolean;
+}
 
 export class DeviceRecorder {
   private child: ChildProcess | null = null;
@@ -35,6 +58,8 @@ export class DeviceRecorder {
   private anchorMs: number | null = null;
   private lastReason: string | null = null;
   private pending: Promise<unknown> = Promise.resolve();
+  /** For file sources, probed once: the re-encode keyframe interval (null: copy) and the codec. */
+  private fileProbe: FileProbe | undefined;
   segmentsWritten = 0;
 
   constructor(
@@ -55,13 +80,30 @@ export class DeviceRecorder {
 
   private async spawnFfmpeg(): Promise<void> {
     if (this.stopping) return;
+    const file = await this.probeFile();
+    const keyframeEvery = file?.keyframeEvery ?? undefined;
+    // WebRTC viewers get H.264 only: a file in another codec (re-encoded files are H.264), or one
+    // that could not be remuxed to MPEG-TS, has no RTP feed.
+    const rtpPort = this.deps.rtp && (file?.rtp ?? true) ? await this.deps.rtp.open(this.deviceId, this.stream) : undefined;
+    if (this.stopping) {
+      await this.deps.rtp?.close(this.deviceId, this.stream);
+      return;
+    }
     const runId = await this.deps.index.openRun(this.deviceId, this.stream, new Date());
     this.runId = runId;
     this.anchorMs = null;
     this.lastReason = null;
     const dir = stagingDir(this.deps.storageRoot, this.deviceId, this.stream, runId);
     mkdirSync(dir, { recursive: true });
-    const child = spawn(this.deps.ffmpeg, recordArgs(this.source, this.deps.segmentSeconds, join(dir, 'seg_%06d.ts')), { stdio: ['ignore', 'pipe', 'pipe'] });
+    const live = this.deps.live ? { ...this.deps.live, dir: this.liveFolder() } : undefined;
+    if (live) {
+      // A playlist left by an earlier ffmpeg names segments that will never come again.
+      rmSync(live.dir, { recursive: true, force: true });
+      mkdirSync(live.dir, { recursive: true });
+    }
+    const source = file ? { ...this.source, input: file.input } : this.source;
+    const args = recordArgs(source, { segments: join(dir, 'seg_%06d.ts'), segmentSeconds: this.deps.segmentSeconds, live, rtpPort, keyframeEvery });
+    const child = spawn(this.deps.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
     // Written so that a recorder killed with -9 can find and stop its orphaned ffmpeg on restart.
     writeFileSync(join(dir, 'run.json'), JSON.stringify({ run_id: runId, pid: child.pid, started_at: new Date().toISOString() }));
@@ -75,14 +117,48 @@ export class DeviceRecorder {
     createInterface({ input: child.stderr! }).on('line', (line) => {
       const reason = explainFfmpegError(line);
       if (reason) this.lastReason = reason;
-      this.deps.log.warn({ deviceId: this.deviceId, stream: this.stream, ffmpeg: line.slice(0, 500) }, 'ffmpeg');
+      this.deps.log.warn({ deviceId: this.deviceId, stream: this.stream, ffmpeg: redactUrlCredentials(line.slice(0, 500)) }, 'ffmpeg');
     });
     child.once('error', (err) => {
-      this.lastReason = `ffmpeg could not start: ${err.message}`;
+      this.lastReason = `ffmpeg could not start: ${redactUrlCredentials(err.message)}`;
     });
     child.once('close', (code, signal) => {
       this.pending = this.pending.then(() => this.onExit(dir, runId, code, signal));
     });
+  }
+
+  private liveFolder(): string {
+    return liveDir(this.deps.storageRoot, this.deviceId, this.stream);
+  }
+
+  /**
+   * A camera's stream is always copied, and its live segments follow its keyframes. A file is copied
+   * too unless its keyframes are too far apart for short live segments: then it is re-encoded (once,
+   * for every output) with a keyframe every live segment. A copied H.264 file that is not MPEG-TS is
+   * remuxed to MPEG-TS once per start, beside the device's video, for the RTP output (ffmpeg-args.ts).
+   */
+  private async probeFile(): Promise<FileProbe | null> {
+    if (this.source.type !== 'file' || !this.deps.ffprobe) return null;
+    if (this.fileProbe === undefined) {
+      const p = { ffprobe: this.deps.ffprobe };
+      const { format, codec, longestKeyframeGap: gap } = await probeFileSource(p, this.source.input);
+      const keyframeEvery = this.deps.live && (gap === null || gap > MAX_FILE_KEYFRAME_GAP_S) ? this.deps.live.segmentSeconds : null;
+      let input = this.source.input;
+      let rtp = keyframeEvery !== null || (codec === 'h264' && format === 'mpegts');
+      if (this.deps.rtp && !rtp && keyframeEvery === null && codec === 'h264') {
+        const ts = join(this.deps.storageRoot, this.deviceId, this.stream, '.source.ts');
+        mkdirSync(dirname(ts), { recursive: true });
+        try {
+          await run(this.deps.ffmpeg, ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', '-i', input, '-map', '0:v:0', '-c', 'copy', '-f', 'mpegts', ts]);
+          input = ts;
+          rtp = true;
+        } catch (err) {
+          this.deps.log.warn({ err, deviceId: this.deviceId }, 'remuxing the file for WebRTC failed; no WebRTC for it');
+        }
+      }
+      this.fileProbe = { keyframeEvery, input, rtp };
+    }
+    return this.fileProbe;
   }
 
   private async onSegmentLine(dir: string, runId: string, line: string): Promise<void> {
@@ -127,6 +203,8 @@ export class DeviceRecorder {
     await this.deps.index.closeRun(this.runId ?? runId);
     try {
       rmSync(dir, { recursive: true, force: true });
+      // No ffmpeg, no live picture: the playlist goes (404) rather than freeze on its last segment.
+      if (this.deps.live) rmSync(this.liveFolder(), { recursive: true, force: true });
     } catch {
       /* a leftover folder is cleaned by recovery */
     }
@@ -147,6 +225,7 @@ export class DeviceRecorder {
     if (this.restartTimer) clearTimeout(this.restartTimer);
     const child = this.child;
     if (!child) {
+      await this.deps.rtp?.close(this.deviceId, this.stream);
       await this.deps.setState(this.deviceId, 'stopped', null);
       return;
     }
@@ -156,5 +235,6 @@ export class DeviceRecorder {
     await closed;
     clearTimeout(timer);
     await this.pending;
+    await this.deps.rtp?.close(this.deviceId, this.stream);
   }
 }

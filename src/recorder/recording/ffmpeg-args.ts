@@ -1,11 +1,36 @@
-// The ffmpeg command that records one device stream: video copied as it comes (no transcoding) into
-// MPEG-TS segments of about `segmentSeconds`, cut on keyframes, each finished one announced on stdout.
+// The ffmpeg command that serves one device stream. One camera connection, one ffmpeg, up to three
+// outputs through the tee muxer (so a re-encoded file source is encoded once for all of them):
+// - the recording: MPEG-TS segments of about `segmentSeconds`, cut on keyframes, each finished one
+//   announced on stdout;
+// - the live view: an HLS playlist of short segments in its own folder, oldest deleted as it rolls;
+// - WebRTC: the video as RTP (H.264 with its parameter sets before every keyframe) to a local UDP
+//   port the recorder reads and fans out to viewers. The RTP muxer takes the NAL units' framing from
+//   the input's stream header, so its input must frame them with start codes, as RTSP and MPEG-TS
+//   do: a file's MP4 or MKV is remuxed to MPEG-TS first (see device-recorder.ts). A bitstream filter
+//   here would not do: in ffmpeg 5 one applied to every output stops the outputs at the first loop
+//   of a looping file, and one on the RTP output alone leaves its muxer reading the old framing.
+// The live and RTP outputs may fail without stopping the recording (`onfail=ignore`).
 export interface SourceSpec {
   type: 'ip' | 'file';
   /** RTSP URI (ip) or a local video file (file). */
   input: string;
   username?: string;
   password?: string;
+}
+
+export interface StreamOutputs {
+  /** The recording's segment file pattern, in the run's staging folder. */
+  segments: string;
+  segmentSeconds: number;
+  /** The live HLS output: `index.m3u8` and its segments in `dir`. */
+  live?: { dir: string; segmentSeconds: number; listSize: number };
+  /** Local UDP port that receives the video as RTP, for WebRTC viewers. */
+  rtpPort?: number;
+  /**
+   * Re-encode with a keyframe every this many seconds: only for file sources whose own keyframes are
+   * too far apart for short live segments (a camera's stream is always copied as it comes).
+   */
+  keyframeEvery?: number;
 }
 
 export function withCredentials(uri: string, username?: string, password?: string): string {
@@ -16,36 +41,80 @@ export function withCredentials(uri: string, username?: string, password?: strin
   return u.toString();
 }
 
-export function recordArgs(src: SourceSpec, segmentSeconds: number, outPattern: string): string[] {
+// The tee muxer reads its argument twice: first split into slaves at `|`, then each slave's
+// `[key=value:…]` options at `:` and `]`; each reading drops one level of backslash escapes.
+const escapeSlave = (v: string) => v.replace(/[\\'|]/g, (c) => `\\${c}`);
+const escapeOption = (v: string) => v.replace(/[\\':\]]/g, (c) => `\\${c}`);
+
+/** One tee slave: `[key=value:…]target`, escaped for both readings. */
+function slave(options: Record<string, string>, target: string): string {
+  const opts = Object.entries(options)
+    .map(([k, v]) => `${k}=${escapeOption(v)}`)
+    .join(':');
+  return escapeSlave(`[${opts}]${target}`);
+}
+
+export function recordArgs(src: SourceSpec, out: StreamOutputs): string[] {
   const input =
     src.type === 'file'
       ? // A file plays in a loop at its own pace, as if it were a live camera.
         ['-re', '-stream_loop', '-1', '-i', src.input]
       : ['-rtsp_transport', 'tcp', '-timeout', '10000000', '-i', withCredentials(src.input, src.username, src.password)];
-  return [
-    '-hide_banner',
-    '-nostdin',
-    '-loglevel',
-    'warning',
-    ...input,
-    '-map',
-    '0:v:0',
-    '-c',
-    'copy',
-    '-f',
-    'segment',
-    '-segment_time',
-    String(segmentSeconds),
-    '-segment_format',
-    'mpegts',
-    '-reset_timestamps',
-    '1',
-    '-segment_list',
-    'pipe:1',
-    '-segment_list_type',
-    'csv',
-    outPattern,
+  const codec =
+    out.keyframeEvery === undefined
+      ? ['-c', 'copy']
+      : [
+          '-c:v',
+          'libx264',
+          '-preset',
+          'ultrafast',
+          '-tune',
+          'zerolatency',
+          '-pix_fmt',
+          'yuv420p',
+          '-force_key_frames',
+          `expr:gte(t,n_forced*${out.keyframeEvery})`,
+        ];
+  const slaves = [
+    slave(
+      {
+        f: 'segment',
+        segment_time: String(out.segmentSeconds),
+        segment_format: 'mpegts',
+        reset_timestamps: '1',
+        segment_list: 'pipe:1',
+        segment_list_type: 'csv',
+      },
+      out.segments,
+    ),
   ];
+  if (out.live) {
+    slaves.push(
+      slave(
+        {
+          f: 'hls',
+          hls_time: String(out.live.segmentSeconds),
+          hls_list_size: String(out.live.listSize),
+          // Segment numbers from the clock: a restarted ffmpeg never reuses a name a player has cached.
+          hls_start_number_source: 'epoch',
+          hls_flags: 'delete_segments+program_date_time+independent_segments+temp_file',
+          hls_segment_filename: `${out.live.dir}/live-%d.ts`,
+          onfail: 'ignore',
+        },
+        `${out.live.dir}/index.m3u8`,
+      ),
+    );
+  }
+  if (out.rtpPort !== undefined) {
+    slaves.push(
+      slave(
+        // Parameter sets in-band before every keyframe: a WebRTC viewer may join at any keyframe.
+        { f: 'rtp', 'bsfs/v': 'dump_extra', onfail: 'ignore' },
+        `rtp://127.0.0.1:${out.rtpPort}?pkt_size=1200`,
+      ),
+    );
+  }
+  return ['-hide_banner', '-nostdin', '-loglevel', 'warning', ...input, '-map', '0:v:0', ...codec, '-f', 'tee', slaves.join('|')];
 }
 
 /** ffmpeg's stderr in a few words a person can act on. */

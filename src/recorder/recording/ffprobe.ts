@@ -60,3 +60,39 @@ export async function keyframes(p: Probe, file: string, upTo?: number): Promise<
   const first = times[0]!;
   return { first, relative: times.map((t) => t - first) };
 }
+
+/**
+ * What the recorder needs to know of a `file` source before it plays it, in one ffprobe run (each run
+ * costs a process start, and a device's first live picture waits for it): the container, the video
+ * codec, and the longest keyframe gap in the first `window` seconds (null: fewer than two keyframes).
+ */
+export async function probeFileSource(
+  p: Probe,
+  file: string,
+  window = 12,
+): Promise<{ format: string | null; codec: string | null; longestKeyframeGap: number | null }> {
+  try {
+    const { stdout } = await run(
+      p.ffprobe,
+      [
+        ...['-v', 'error', '-select_streams', 'v:0', '-read_intervals', `%+${window + 1}`],
+        ...['-show_entries', 'packet=pts_time,flags:stream=codec_name:format=format_name', '-of', 'json', file],
+      ],
+      { timeout: 30_000, maxBuffer: 32 * 1024 * 1024 },
+    );
+    const out = JSON.parse(stdout) as {
+      packets?: { pts_time?: string; flags?: string }[];
+      streams?: { codec_name?: string }[];
+      format?: { format_name?: string };
+    };
+    const keys = (out.packets ?? [])
+      .filter((k) => k.flags?.startsWith('K'))
+      .map((k) => Number.parseFloat(k.pts_time ?? ''))
+      .filter((t) => Number.isFinite(t));
+    let gap: number | null = null;
+    for (let i = 1; i < keys.length; i++) gap = Math.max(gap ?? 0, keys[i]! - keys[i - 1]!);
+    return { format: out.format?.format_name ?? null, codec: out.streams?.[0]?.codec_name ?? null, longestKeyframeGap: gap };
+  } catch {
+    return { format: null, codec: null, longestKeyframeGap: null };
+  }
+}

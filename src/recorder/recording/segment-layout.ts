@@ -1,5 +1,5 @@
 // Where segments live: <root>/<device>/<stream>/YYYY/MM/DD/HH/<start µs>.ts (UTC), and the staging
-// folder ffmpeg writes into before a finished segment is moved into place and indexed.
+// folder ffmpeg writes into before a finished segment is moved into place and indexed, and the live folder.
 import { join } from 'node:path';
 
 export const STREAMS = ['main', 'sub'] as const;
@@ -13,3 +13,5 @@ export function segmentRelPath(deviceId: string, stream: string, start: Date): s
 
 export const stagingDir = (root: string, deviceId: string, stream: string, runId: string) => join(root, deviceId, stream, '.incoming', runId);
 export const stagingRoot = (root: string, deviceId: string, stream: string) => join(root, deviceId, stream, '.incoming');
+/** The live HLS output of a running ffmpeg: a rolling playlist and its short segments, deleted as they roll. */
+export const liveDir = (root: string, deviceId: string, stream: string) => join(root, deviceId, stream, '.live');

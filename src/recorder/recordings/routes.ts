@@ -8,7 +8,7 @@ import { Type } from 'typebox';
 import { ApiError, validation } from '../../lib/errors.js';
 import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
 import { errorResponses } from '../../lib/http/schemas.js';
-import { Binary, StreamQuery } from '../http/media.js';
+import { Binary, StreamQuery, timeParam } from '../http/media.js';
 import { DeviceId } from '../devices/routes.js';
 
 const Chunk = Type.Object({
@@ -26,9 +26,7 @@ const Range = { start_date: Type.Optional(Type.String({ maxLength: 40 })), end_d
 function range(q: { start_date?: string; end_date?: string }) {
   const parse = (v: string | undefined, f: string) => {
     if (v === undefined) return undefined;
-    const d = new Date(v);
-    if (Number.isNaN(d.getTime())) throw validation(f, 'must be an ISO 8601 date-time');
-    return d.toISOString();
+    return timeParam(f, v).toISOString();
   };
   const r = { from: parse(q.start_date, 'start_date'), to: parse(q.end_date, 'end_date') };
   if (r.from && r.to && r.from > r.to) throw validation('start_date', 'must not be after end_date');

@@ -2,9 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { validation } from '../../lib/errors.js';
 import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
-import { Binary, StreamQuery, TokenQuery, isoParam } from '../http/media.js';
+import { Binary, StreamQuery, TokenQuery, timeParam } from '../http/media.js';
 import { DeviceId } from '../devices/routes.js';
 import type { Snapshot } from './snapshots.js';
 
@@ -27,14 +26,13 @@ export async function snapshotRoutes(fastify: FastifyInstance): Promise<void> {
           ...StreamQuery,
           ...TokenQuery,
         }),
-        response: { 200: Binary('image/jpeg'), ...errorResponses(502) },
+        response: { 200: Binary('image/jpeg'), ...errorResponses(502, 503) },
       },
     },
     async (req, reply) => {
       const device = await devices.get(req.params.id);
       const stream = req.query.stream ?? 'main';
-      const time = isoParam(req.query.time);
-      if (time && Number.isNaN(time.getTime())) throw validation('time', 'must be an ISO 8601 date-time');
+      const time = req.query.time === undefined ? undefined : timeParam('time', req.query.time);
       let shot: Snapshot;
       if (time) shot = await snapshots.at(device.id, stream, time, req.query.method ?? 'before');
       else if (device.type === 'ip' && device.stream_config.snapshot_uri)

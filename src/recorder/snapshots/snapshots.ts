@@ -48,6 +48,17 @@ async function frameAt(tools: { ffmpeg: string; ffprobe: string }, file: string,
   });
 }
 
+/** A recorded segment ffmpeg cannot get a frame from (a source that is no video, a damaged file): a 503, never a 500. */
+async function decoded<T>(what: Promise<T>): Promise<T> {
+  try {
+    return await what;
+  } catch {
+    throw new ApiError('SERVICE_UNAVAILABLE', 'No frame could be decoded from the recording; the source may not be a video ffmpeg can read', {
+      headers: { 'retry-after': '5' },
+    });
+  }
+}
+
 export class Snapshots {
   constructor(
     private readonly index: SegmentIndex,
@@ -76,7 +87,7 @@ export class Snapshots {
     const [seg] = await this.index.latest(deviceId, stream, 1);
     if (!seg) throw new ApiError('NOT_FOUND', 'Nothing recorded yet for this device');
     const offset = Math.max(0, seg.duration_ms / 1000 - 0.5);
-    return { jpeg: await frameAt(this.tools, join(this.storageRoot, seg.path), offset), at: new Date(Date.parse(seg.start_date) + offset * 1000) };
+    return { jpeg: await decoded(frameAt(this.tools, join(this.storageRoot, seg.path), offset)), at: new Date(Date.parse(seg.start_date) + offset * 1000) };
   }
 
   async at(deviceId: string, stream: string, time: Date, method: 'before' | 'precise'): Promise<Snapshot> {
@@ -86,9 +97,9 @@ export class Snapshots {
     const file = join(this.storageRoot, seg.path);
     let offset = (time.getTime() - Date.parse(seg.start_date)) / 1000;
     if (method === 'before') {
-      const kfs = await keyframeTimes({ ffprobe: this.tools.ffprobe }, file);
+      const kfs = await decoded(keyframeTimes({ ffprobe: this.tools.ffprobe }, file));
       offset = kfs.filter((k) => k <= offset + 0.0005).pop() ?? 0;
     }
-    return { jpeg: await frameAt(this.tools, file, offset), at: new Date(Date.parse(seg.start_date) + Math.round(offset * 1000)) };
+    return { jpeg: await decoded(frameAt(this.tools, file, offset)), at: new Date(Date.parse(seg.start_date) + Math.round(offset * 1000)) };
   }
 }

@@ -10,6 +10,11 @@ export async function systemRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { devices, manager, config, version, startedAt } = app.recorder;
 
+  // Liveness for supervisors and load balancers, as on every Overlook service; outside the twenty documented paths.
+  app.get('/health', { config: { auth: 'public' }, schema: { hide: true, response: { 200: Type.Object({ status: Type.Literal('ok') }) } } }, async () => ({
+    status: 'ok' as const,
+  }));
+
   app.get(
     '/api/system/status',
     {

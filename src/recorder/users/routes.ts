@@ -18,7 +18,7 @@ const Email = Type.String({ minLength: 3, maxLength: 254 });
 
 export async function userRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { users, tokens } = app.recorder;
+  const { users, tokens, loginThrottle } = app.recorder;
   const tags = ['users'];
 
   app.post(
@@ -34,9 +34,15 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
+      // Throttled like the platform's sign-in (docs/recorder.md, Hardening): checked before the password is.
+      const account = req.body.username.trim().toLowerCase();
+      await loginThrottle.check(account, req.ip);
       const user = await users.authenticate(req.body.username, req.body.password);
-      if (!user)
+      if (!user) {
+        await loginThrottle.failed(account, req.ip);
         throw new ApiError('INVALID_CREDENTIALS', 'Wrong username or password', { headers: { 'www-authenticate': 'Bearer realm="overlook-recorder"' } });
+      }
+      await loginThrottle.succeeded(account, req.ip);
       const { token, expiresAt } = await tokens.issue(user.id);
       return { access_token: token, expires_at: expiresAt };
     },
