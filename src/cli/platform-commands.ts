@@ -1,4 +1,4 @@
-// Platform commands: serve, up, migrate, users create, keys rotate (README.md).
+// Platform commands: serve, up, migrate, users create and reset-password, keys rotate (README.md).
 import type { Command } from 'commander';
 import { platformConfig } from '../lib/config.js';
 import { openDb, platformDbOptions } from '../lib/db/index.js';
@@ -9,11 +9,16 @@ import { ApiError } from '../lib/errors.js';
 import { closeOnSignals } from '../lib/process/close-on-signals.js';
 import { startPlatform } from '../platform/server.js';
 import { createUser } from '../platform/users/create-user.js';
-import { seedDemoData } from '../platform/demo/seed.js';
+import { DEMO_EMAIL, seedDemoData } from '../platform/demo/seed.js';
+import { demoCredentialsFile, refreshDemoCredentials, writeDemoCredentials } from './demo-credentials.js';
+import { resetPassword } from './reset-password.js';
 import { startCompanions } from './companions.js';
 import { servicesOf } from '../platform/plugins/feature.js';
 import { rotateJwtKey } from '../platform/secrets/jwt-keys.js';
 import { jwtKeyRetireAfterMs, openSecretStore } from '../platform/secrets/secrets-plugin.js';
+
+/** ` --data-dir D` when the command was given one, for a command line it prints. */
+const dataDirFlag = (opts: { dataDir?: string }) => (opts.dataDir ? ` --data-dir ${JSON.stringify(opts.dataDir)}` : '');
 
 const serveOptions = (cmd: Command) =>
   cmd
@@ -34,16 +39,18 @@ export function registerPlatformCommands(program: Command): void {
     // and reach this main API at the address it really listens on; --port moves the main API only.
     const others = await startCompanions(running.url, { host: opts.host });
     const demo = await seedDemoData(servicesOf(running.app));
+    const dataDir = running.config.dataDir;
     if (demo) {
+      const kept = writeDemoCredentials(dataDir, demo.email, demo.password);
       process.stdout.write(
-        `overlook: demo data created\n  sign in as ${demo.email} / ${demo.password}\n  projects: ${demo.projects.join(', ')}\n  cameras: ${demo.cameras.join(', ')}\n`,
+        `overlook: demo data created (projects ${demo.projects.join(', ')}; cameras ${demo.cameras.join(', ')})\n  sign in as ${demo.email} / ${demo.password}  (kept in ${kept})\n`,
       );
     } else {
-      process.stdout.write('overlook: demo data already present (created on first start)\n');
+      process.stdout.write(
+        `overlook: demo sign-in: see ${demoCredentialsFile(dataDir)} (or: overlook users reset-password --email ${DEMO_EMAIL}${dataDirFlag(opts)})\n`,
+      );
     }
-    process.stdout.write(
-      `overlook: main API  ${running.url}  (API reference ${running.url}/docs, OAuth ${running.url}/.well-known/oauth-authorization-server)\n`,
-    );
+    process.stdout.write(`overlook: main API  ${running.url}\n  keys page ${running.url}/keys\n  API docs  ${running.url}/docs\n`);
     process.stdout.write(`overlook: MCP       ${others.mcp.resourceUrl}\n`);
     process.stdout.write(`overlook: AI API    ${others.ai}\n`);
     process.stdout.write(`overlook: Labs API  ${others.labs}\n`);
@@ -92,12 +99,37 @@ export function registerPlatformCommands(program: Command): void {
         });
         process.stdout.write(`${JSON.stringify(user)}\n`);
       } catch (err) {
-        if (err instanceof ApiError) {
-          process.stderr.write(`overlook: ${err.message}\n`);
-          process.exitCode = err.code === 'CONFLICT' ? 3 : 2;
-          return;
+        exitOnApiError(err, { CONFLICT: 3 });
+      } finally {
+        await db.close();
+      }
+    });
+
+  users
+    .command('reset-password')
+    .description(
+      'Set a new password (the one given, or a generated one printed on stderr) and end every session of the person; prints the user as JSON. ' +
+        'Works whether or not the server runs: on PostgreSQL the running nodes stop honouring the ended sessions at once; ' +
+        'on SQLite a running server may honour a session it has already seen for up to 60 s',
+    )
+    .requiredOption('--email <email>')
+    .option('--password <password>', 'the new password (default: a generated one)')
+    .option('--data-dir <dir>', 'data directory (default ./data)')
+    .action(async (opts) => {
+      const config = platformConfig(opts);
+      const db = openDb<PlatformDatabase>(platformDbOptions(config));
+      try {
+        await migrateToLatest(db, PLATFORM_MIGRATIONS);
+        const reset = await resetPassword(db, opts.email, opts.password);
+        if (reset.generated) process.stderr.write(`overlook: new password for ${reset.user.email}: ${reset.password}\n`);
+        process.stderr.write(`overlook: ${reset.sessionsEnded} session(s) ended\n`);
+        if (reset.user.email === DEMO_EMAIL) {
+          const kept = refreshDemoCredentials(config.dataDir, reset.user.email, reset.password);
+          if (kept) process.stderr.write(`overlook: ${kept} updated\n`);
         }
-        throw err;
+        process.stdout.write(`${JSON.stringify(reset.user)}\n`);
+      } catch (err) {
+        exitOnApiError(err, { NOT_FOUND: 4 });
       } finally {
         await db.close();
       }
@@ -127,4 +159,11 @@ export function registerPlatformCommands(program: Command): void {
         await db.close();
       }
     });
+}
+
+/** A refusal of the command's input: its message on stderr and an exit code (2 unless `codes` names one); anything else is thrown. */
+function exitOnApiError(err: unknown, codes: Partial<Record<ApiError['code'], number>>): void {
+  if (!(err instanceof ApiError)) throw err;
+  process.stderr.write(`overlook: ${err.message}\n`);
+  process.exitCode = codes[err.code] ?? 2;
 }

@@ -1,53 +1,6 @@
 // The `overlook` command as outside programs use it (README.md): real processes, real HTTP.
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-
-const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = ['--import', 'tsx', join(ROOT, 'src', 'cli.ts')];
-const dirs: string[] = [];
-const tempDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'overlook-cli-'));
-  dirs.push(d);
-  return d;
-};
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-
-const overlook = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, [...CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, DATABASE_URL: '', ...env }, timeout: 60_000 });
-
-function serve(
-  args: string[],
-  ready = /main API (?:listening on |\s+)(http:\/\/\S+)/,
-): Promise<{ url: string; stop: () => Promise<number | null>; output: () => string }> {
-  const proc = spawn(process.execPath, [...CLI, ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: '', OVERLOOK_LOG_LEVEL: 'info' } });
-  let out = '';
-  proc.stdout.on('data', (d) => (out += d));
-  proc.stderr.on('data', (d) => (out += d));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 30_000);
-    proc.stdout.on('data', () => {
-      const m = ready.exec(out);
-      if (m) {
-        clearTimeout(timer);
-        resolve({
-          url: m[1]!,
-          output: () => out,
-          stop: () =>
-            new Promise((r) => {
-              proc.on('exit', (code) => r(code));
-              proc.kill('SIGTERM');
-            }),
-        });
-      }
-    });
-    proc.on('exit', (code) => reject(new Error(`server exited ${code}: ${out}`)));
-  });
-}
+import { describe, expect, it } from 'vitest';
+import { overlook, serve, tempDir } from '../helpers/cli.js';
 
 describe('overlook users create', () => {
   it('prints the new user as one JSON object and exits 0; a duplicate e-mail exits non-zero', () => {
@@ -124,8 +77,8 @@ describe('overlook ai and overlook labs', () => {
     const dir = tempDir();
     overlook(['users', 'create', '--email', 'lab@example.com', '--password', 'labs-password-1', '--data-dir', dir]);
     const api = await serve(['serve', '--port', '0', '--data-dir', dir]);
-    const ai = await serve(['ai', '--port', '0', '--api-url', api.url], /ai API listening on (http:\/\/\S+)/);
-    const labs = await serve(['labs', '--port', '0', '--api-url', api.url], /labs API listening on (http:\/\/\S+)/);
+    const ai = await serve(['ai', '--port', '0', '--api-url', api.url], { ready: /ai API listening on (http:\/\/\S+)/ });
+    const labs = await serve(['labs', '--port', '0', '--api-url', api.url], { ready: /labs API listening on (http:\/\/\S+)/ });
     try {
       const login = await fetch(`${api.url}/v2/auth/login`, {
         method: 'POST',

@@ -30,7 +30,8 @@ export async function startOauthServers(env: Record<string, string> = {}): Promi
   const [apiPort, mcpPort] = [await freePort(), await freePort()];
   const apiUrl = `http://127.0.0.1:${apiPort}`;
   const mcpUrl = `http://127.0.0.1:${mcpPort}/mcp`;
-  const tp = await buildTestPlatform({ OVERLOOK_PUBLIC_URL: apiUrl, OVERLOOK_MCP_URL: mcpUrl, ...env });
+  // Every test registers clients from 127.0.0.1: the per-address registration limit is raised unless a test sets it.
+  const tp = await buildTestPlatform({ OVERLOOK_PUBLIC_URL: apiUrl, OVERLOOK_MCP_URL: mcpUrl, OVERLOOK_OAUTH_REGISTRATIONS_PER_HOUR: '1000', ...env });
   await tp.app.listen({ host: '127.0.0.1', port: apiPort });
   const mcp = await buildMcpApp({ apiUrl, resourceUrl: mcpUrl, logger: false });
   await mcp.listen({ host: '127.0.0.1', port: mcpPort });

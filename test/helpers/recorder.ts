@@ -1,7 +1,7 @@
 // Builds the very recorder app `overlook recorder serve` runs, on a fresh data dir, with short
 // segments, plus a test video that ffmpeg generates (10 fps, a keyframe every second).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -21,8 +21,10 @@ export interface TestRecorder {
   close(): Promise<void>;
 }
 
-export function makeTestVideo(dir: string, seconds = 4): string {
-  const file = join(dir, 'source.mp4');
+/** A test video in `dir` (for a file device, the recorder's media folder: `config.mediaDir`). */
+export function makeTestVideo(dir: string, seconds = 4, name = 'source.mp4'): string {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, name);
   execFileSync('ffmpeg', [
     '-hide_banner',
     '-loglevel',
@@ -65,7 +67,7 @@ export async function buildTestRecorder(env: Record<string, string> = {}): Promi
     db,
     config,
     dir,
-    video: makeTestVideo(dir),
+    video: makeTestVideo(config.mediaDir),
     adminToken,
     userToken,
     bearer: (token) => ({ authorization: `Bearer ${token}` }),
