@@ -19,7 +19,7 @@
 // Counts: BENCH_LIVE_TRIALS (5), BENCH_LIVE_LATENCY_SECONDS (20), BENCH_LIVE_DEVICES ("4,8,16"),
 // BENCH_LIVE_WINDOW (15 s); BENCH_LIVE_PARTS (startup,latency,load). BENCH_FROM_SOURCE=1 runs the recorder from src/ (tsx) instead of dist/.
 import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
