@@ -8,9 +8,20 @@ import { SLOW, serve, tempDir } from '../helpers/cli.js';
 
 const dir = tempDir('overlook-up-');
 
-/** Starts `overlook up`, waits for its banner, stops it; resolves with what it printed. */
-async function upOnce(): Promise<{ url: string; out: string }> {
-  const [api, mcp, ai, labs] = [await freePort(), await freePort(), await freePort(), await freePort()];
+/**
+ * Starts `overlook up`, waits for its banner, stops it; resolves with what it printed. A port found free
+ * can be taken by another test process before `up` binds it: then it is tried again on new ports.
+ */
+async function upOnce(attempt = 1): Promise<{ url: string; out: string }> {
+  try {
+    return await upOn([await freePort(), await freePort(), await freePort(), await freePort()]);
+  } catch (err) {
+    if (attempt < 3 && String(err).includes('EADDRINUSE')) return upOnce(attempt + 1);
+    throw err;
+  }
+}
+
+async function upOn([api, mcp, ai, labs]: number[]): Promise<{ url: string; out: string }> {
   const up = await serve(['up', '--port', String(api), '--data-dir', dir], {
     ready: /Labs API/,
     timeoutMs: SLOW,
