@@ -21,12 +21,12 @@ export interface SignInLimits {
 export interface CounterOptions {
   /** Names the counter; its keys (and a shared store's rows) start with it. */
   keyPrefix: string;
-  /** Failures allowed in a window; one more starts a block. */
+  /** Failures (or requests) allowed in a window. */
   points: number;
   /** The window, in seconds. */
   duration: number;
-  /** The block, in seconds. */
-  blockDuration: number;
+  /** The block once the points are spent, in seconds; none when left out (a plain request counter). */
+  blockDuration?: number;
 }
 
 /** Makes one failure counter: where its counts live. */

@@ -4,26 +4,13 @@
 // so the store is told `tableCreated`), and the one that prunes it. On SQLite there is one node, whose
 // memory holds every count: no write to the database file per failed sign-in, and a restart clears
 // blocks as it always has.
-import { type RateLimiterAbstract, RateLimiterPostgres } from 'rate-limiter-flexible';
-import { type CounterOptions, memoryCounter } from '../../lib/auth/sign-in-throttle.js';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { CounterOptions } from '../../lib/auth/sign-in-throttle.js';
+import { counterStore } from '../db/counter-store.js';
 import type { PlatformDb } from '../db/database.js';
 
 /** A failure counter: shared by every node on PostgreSQL, in the process's memory on SQLite. */
-export function failureCounter(db: PlatformDb, opts: CounterOptions): RateLimiterAbstract {
-  if (db.dialect === 'sqlite') return memoryCounter(opts);
-  if (!db.pool) throw new Error('the sign-in throttle needs the PostgreSQL pool (openDb sets it)');
-  return new RateLimiterPostgres({
-    ...opts,
-    storeClient: db.pool,
-    storeType: 'pool',
-    tableName: 'login_throttle',
-    // Named outright rather than left to the pool's search_path.
-    schemaName: db.pgSchema,
-    tableCreated: true,
-    // Expired rows are pruned by pruneLoginThrottle, on a timer the app stops when it closes.
-    clearExpiredByTimeout: false,
-  });
-}
+export const failureCounter = (db: PlatformDb, opts: CounterOptions): RateLimiterAbstract => counterStore(db, 'login_throttle', opts);
 
 /** Deletes the counters (and blocks) that ended before `beforeMs`. Nothing to do on SQLite. */
 export async function pruneLoginThrottle(db: PlatformDb, beforeMs: number): Promise<void> {
