@@ -1,9 +1,9 @@
 // Platform commands: serve, up, migrate, users create and reset-password, keys rotate (README.md).
 import type { Command } from 'commander';
-import { platformConfig } from '../lib/config.js';
+import { platformConfig, type PlatformConfig } from '../lib/config.js';
 import { openDb, platformDbOptions } from '../lib/db/index.js';
 import { migrateToLatest } from '../lib/db/migrate.js';
-import type { PlatformDatabase } from '../platform/db/database.js';
+import type { PlatformDatabase, PlatformDb } from '../platform/db/database.js';
 import { PLATFORM_MIGRATIONS } from '../platform/db/platform-migrations.js';
 import { ApiError } from '../lib/errors.js';
 import { closeOnSignals } from '../lib/process/close-on-signals.js';
@@ -86,10 +86,7 @@ export function registerPlatformCommands(program: Command): void {
     .option('--admin', 'make the person a platform administrator', false)
     .option('--data-dir <dir>', 'data directory (default ./data)')
     .action(async (opts) => {
-      const config = platformConfig(opts);
-      const db = openDb<PlatformDatabase>(platformDbOptions(config));
-      try {
-        await migrateToLatest(db, PLATFORM_MIGRATIONS);
+      await withMigratedDb(platformConfig(opts), async (db) => {
         const user = await createUser(db, {
           email: opts.email,
           password: opts.password,
@@ -98,11 +95,7 @@ export function registerPlatformCommands(program: Command): void {
           isAdmin: opts.admin,
         });
         process.stdout.write(`${JSON.stringify(user)}\n`);
-      } catch (err) {
-        exitOnApiError(err, { CONFLICT: 3 });
-      } finally {
-        await db.close();
-      }
+      }).catch((err) => exitOnApiError(err, { CONFLICT: 3 }));
     });
 
   users
@@ -117,9 +110,7 @@ export function registerPlatformCommands(program: Command): void {
     .option('--data-dir <dir>', 'data directory (default ./data)')
     .action(async (opts) => {
       const config = platformConfig(opts);
-      const db = openDb<PlatformDatabase>(platformDbOptions(config));
-      try {
-        await migrateToLatest(db, PLATFORM_MIGRATIONS);
+      await withMigratedDb(config, async (db) => {
         const reset = await resetPassword(db, opts.email, opts.password);
         if (reset.generated) process.stderr.write(`overlook: new password for ${reset.user.email}: ${reset.password}\n`);
         process.stderr.write(`overlook: ${reset.sessionsEnded} session(s) ended\n`);
@@ -128,11 +119,7 @@ export function registerPlatformCommands(program: Command): void {
           if (kept) process.stderr.write(`overlook: ${kept} updated\n`);
         }
         process.stdout.write(`${JSON.stringify(reset.user)}\n`);
-      } catch (err) {
-        exitOnApiError(err, { NOT_FOUND: 4 });
-      } finally {
-        await db.close();
-      }
+      }).catch((err) => exitOnApiError(err, { NOT_FOUND: 4 }));
     });
 
   const keys = program.command('keys').description('Manage the keys kept in the database');
@@ -147,18 +134,25 @@ export function registerPlatformCommands(program: Command): void {
         process.exitCode = 2;
         return;
       }
-      const db = openDb<PlatformDatabase>(platformDbOptions(config));
-      try {
-        await migrateToLatest(db, PLATFORM_MIGRATIONS);
+      await withMigratedDb(config, async (db) => {
         const rotated = await rotateJwtKey(openSecretStore(config, db, { warn: (m) => process.stderr.write(`overlook: ${m}\n`) }), {
           dataDir: config.dataDir,
           retireAfterMs: jwtKeyRetireAfterMs(config),
         });
         process.stdout.write(`${JSON.stringify({ active_kid: rotated.kid, kids: rotated.listed })}\n`);
-      } finally {
-        await db.close();
-      }
+      });
     });
+}
+
+/** Runs an administrative command on the platform's database, migrated first, and closes it whatever happens. */
+async function withMigratedDb(config: PlatformConfig, run: (db: PlatformDb) => Promise<void>): Promise<void> {
+  const db = openDb<PlatformDatabase>(platformDbOptions(config));
+  try {
+    await migrateToLatest(db, PLATFORM_MIGRATIONS);
+    await run(db);
+  } finally {
+    await db.close();
+  }
 }
 
 /** A refusal of the command's input: its message on stderr and an exit code (2 unless `codes` names one); anything else is thrown. */
