@@ -48,6 +48,7 @@ import { cameraSettingsRoutes } from './cameras/camera-settings-routes.js';
 import { progressPhotoRoutes } from './progress-photos/routes.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
 import { keyPageRoutes } from './key-page/routes.js';
+import { webAppRoutes } from './web-app/routes.js';
 import { ptzRoutes } from './cameras/ptz/routes.js';
 import { onvifRoutes } from './cameras/onvif/routes.js';
 import { liveViewRoutes } from './live-view/routes.js';
@@ -119,6 +120,7 @@ export const ROUTES = [
   progressPhotoRoutes,
   apiKeyRoutes,
   keyPageRoutes,
+  webAppRoutes,
   ptzRoutes,
   onvifRoutes,
   liveViewRoutes,

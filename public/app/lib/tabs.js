@@ -1,0 +1,15 @@
+// The tab sets of a project's and a camera's screens, in one place so every screen shows the same.
+import { href } from './router.js';
+
+export const projectTabs = (project, current) => [
+  { href: href('projects', project), label: 'Cameras', current: current === 'cameras' },
+  { href: href('projects', project, 'media'), label: 'Media hub', current: current === 'media' },
+  { href: href('projects', project, 'comments'), label: 'Comments', current: current === 'comments' },
+  { href: href('projects', project, 'members'), label: 'Members', current: current === 'members' },
+];
+
+export const cameraTabs = (camera, current) => [
+  { href: href('cameras', camera), label: 'Live', current: current === 'live' },
+  { href: href('cameras', camera, 'recordings'), label: 'Recordings', current: current === 'recordings' },
+  { href: href('cameras', camera, 'anpr'), label: 'Number plates', current: current === 'anpr' },
+];
