@@ -41,6 +41,9 @@ export default defineConfig(async () => {
                 test: {
                   name: 'postgres',
                   include: ['test/platform/**/*.test.ts', 'test/lib/**/*.test.ts'],
+                  // The browser tests of the pages drive the same API, which is proven on both databases by
+                  // its own tests; running every screen twice would only double the slowest part of the suite.
+                  exclude: ['test/platform/web-app/**', 'test/platform/key-page/**', 'test/platform/cors-browser.test.ts'],
                   env: { OVERLOOK_TEST_DB: 'postgres', OVERLOOK_TEST_PG_URL: pgUrl },
                 },
               },
