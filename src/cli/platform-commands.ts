@@ -50,7 +50,9 @@ export function registerPlatformCommands(program: Command): void {
         `overlook: demo sign-in: see ${demoCredentialsFile(dataDir)} (or: overlook users reset-password --email ${DEMO_EMAIL}${dataDirFlag(opts)})\n`,
       );
     }
-    process.stdout.write(`overlook: main API  ${running.url}\n  keys page ${running.url}/keys\n  API docs  ${running.url}/docs\n`);
+    process.stdout.write(
+      `overlook: main API  ${running.url}\n  web app   ${running.url}/  (sign in with the demo credentials)\n  keys page ${running.url}/keys\n  API docs  ${running.url}/docs\n`,
+    );
     process.stdout.write(`overlook: MCP       ${others.mcp.resourceUrl}\n`);
     process.stdout.write(`overlook: AI API    ${others.ai}\n`);
     process.stdout.write(`overlook: Labs API  ${others.labs}\n`);

@@ -10,6 +10,8 @@ describe('overlook users create', () => {
     const user = JSON.parse(first.stdout);
     expect(user).toMatchObject({ email: 'ada@example.com', firstname: 'Ada', is_admin: false });
     expect(typeof user.id).toBe('string');
+    // Commands that never serve do not load oidc-provider, so print none of its warnings (docs/decisions.md).
+    expect(first.stderr).not.toContain('oidc-provider');
     const again = overlook(['users', 'create', '--email', 'ada@example.com', '--password', 'long-enough-pw', '--data-dir', dir]);
     expect(again.status).not.toBe(0);
     expect(again.stderr).toContain('already exists');
@@ -21,6 +23,7 @@ describe('overlook users create', () => {
     const dir = tempDir();
     const a = overlook(['migrate', '--data-dir', dir]);
     expect(a.status, a.stderr).toBe(0);
+    expect(a.stderr).not.toContain('oidc-provider');
     expect(a.stdout).toContain('foundation');
     const b = overlook(['migrate', '--data-dir', dir]);
     expect(b.stdout).toContain('up to date');
@@ -97,5 +100,15 @@ describe('overlook ai and overlook labs', () => {
     } finally {
       for (const s of [labs, ai, api]) expect(await s.stop()).toBe(0);
     }
+    // Three processes start, migrate and stop one after another: a minute is not enough on a loaded 2-core machine.
+  }, 180_000);
+});
+
+describe('overlook --help', () => {
+  it('prints the commands and no oidc-provider warning: it is loaded only when the OAuth server is built', () => {
+    const help = overlook(['--help']);
+    expect(help.status, help.stderr).toBe(0);
+    expect(help.stdout).toContain('users');
+    expect(help.stderr).toBe('');
   });
 });

@@ -1,5 +1,6 @@
-// What `overlook up` prints (README.md, Start it): the key page and the API reference by full URL, the
-// demo sign-in once, kept in an owner-only file, and on later starts where to find it.
+// What `overlook up` prints (README.md, Start it): the web app, the key page and the API reference by full
+// URL, the demo sign-in once, kept in an owner-only file, and on later starts where to find it; and no
+// oidc-provider runtime warning (src/platform/oauth/load-oidc-provider.ts).
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,12 +34,14 @@ async function upOn([api, mcp, ai, labs]: number[]): Promise<{ url: string; out:
 
 describe('overlook up banner', () => {
   it(
-    'names /keys and /docs, keeps the demo sign-in in <data dir>/demo-credentials.txt (0600), and points to it later',
+    'names the web app at /, /keys and /docs, keeps the demo sign-in in <data dir>/demo-credentials.txt (0600), and points to it later',
     async () => {
       const file = join(dir, 'demo-credentials.txt');
       const first = await upOnce();
+      expect(first.out).toContain(`web app   ${first.url}/  (sign in with the demo credentials)`);
       expect(first.out).toContain(`${first.url}/keys`);
       expect(first.out).toContain(`${first.url}/docs`);
+      expect(first.out).not.toContain('Unsupported runtime');
       const [, email, password] = /sign in as (\S+) \/ (\S+)/.exec(first.out)!;
       expect(first.out).toContain(`kept in ${file}`);
       expect(statSync(file).mode & 0o777).toBe(0o600);

@@ -9,15 +9,11 @@
 //   once it is older than the configured days, on registration (at most every few minutes per node;
 //   deleting is idempotent, so nodes need no lease for it).
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
-import { errors } from 'oidc-provider';
+import type { OidcProviderModule } from './load-oidc-provider.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PlatformDb } from '../db/database.js';
 import { failureCounter } from '../auth/login-throttle-repository.js';
 import { deleteUnusedClients } from './oauth-clients-repository.js';
-
-// RFC 7591's errors, as oidc-provider answers them (400 with `error` and `error_description`).
-const InvalidClientMetadata = errors.InvalidClientMetadata!;
-const InvalidRedirectUri = errors.InvalidRedirectUri!;
 
 export const CLIENT_LIMITS = {
   /** Characters of `client_name`. */
@@ -36,7 +32,10 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 export const CHECKED_METADATA = ['client_name', 'redirect_uris', 'client_uri', 'logo_uri', 'policy_uri', 'tos_uri'];
 
 /** Throws the RFC 7591 error for metadata over the limits; oidc-provider checks the rest. */
-export function checkClientMetadata(key: string, value: unknown): void {
+export function checkClientMetadata(errors: OidcProviderModule['errors'], key: string, value: unknown): void {
+  // RFC 7591's errors, as oidc-provider answers them (400 with `error` and `error_description`).
+  const InvalidClientMetadata = errors.InvalidClientMetadata!;
+  const InvalidRedirectUri = errors.InvalidRedirectUri!;
   if (value === undefined || value === null) return;
   if (key === 'client_name') {
     if (typeof value === 'string' && value.length > CLIENT_LIMITS.nameLength) {

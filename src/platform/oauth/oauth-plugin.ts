@@ -3,6 +3,7 @@
 import { defineFeature } from '../plugins/feature.js';
 import { loadOauthKeys } from './oauth-keys.js';
 import { OauthServer } from './oauth-server.js';
+import { loadOidcProvider } from './load-oidc-provider.js';
 import { hashStoredOauthSecrets } from './oauth-secrets-at-rest.js';
 
 declare module '../plugins/feature.js' {
@@ -19,6 +20,14 @@ export const oauthFeature = defineFeature({
     // Tokens, codes and client secrets stored before they were hashed are hashed now (idempotent).
     const hashed = await hashStoredOauthSecrets(db);
     if (hashed > 0) app.log.info({ hashed }, 'oauth: hashed stored tokens and client secrets');
-    return { oauth: new OauthServer(config, db, await loadOauthKeys({ dataDir: config.dataDir, json: config.oauthKeysJson, secrets }), app.log) };
+    return {
+      oauth: new OauthServer(
+        await loadOidcProvider(),
+        config,
+        db,
+        await loadOauthKeys({ dataDir: config.dataDir, json: config.oauthKeysJson, secrets }),
+        app.log,
+      ),
+    };
   },
 });

@@ -2,7 +2,7 @@
 // own): authorization code with PKCE (S256 only), refresh tokens rotated on every use, dynamic client
 // registration (RFC 7591), RFC 8414 metadata, and Resource Indicators (RFC 8707) so a token asked for
 // the MCP server is a JWT whose audience is that server. Storage is the platform database.
-import Provider, { errors, type GrantInstance } from 'oidc-provider';
+import type { default as Provider, GrantInstance } from 'oidc-provider';
 import { createLocalJWKSet, jwtVerify, type JWK, type JWTVerifyGetKey } from 'jose';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PlatformConfig } from '../../lib/config.js';
@@ -18,6 +18,7 @@ import { MCP_SCOPE } from './scopes.js';
 import { renderErrorPage } from './pages.js';
 import { CHECKED_METADATA, ClientRegistrations, checkClientMetadata } from './client-registration.js';
 import { showAuthorizationErrors } from './authorization-errors.js';
+import type { OidcProviderModule } from './load-oidc-provider.js';
 /** The session id an OAuth access token's principal carries: the grant it belongs to. */
 export const OAUTH_SESSION_PREFIX = 'oauth:';
 
@@ -38,7 +39,9 @@ export class OauthServer {
   /** Open registration's throttle and the deletion of clients nobody authorized. */
   readonly registrations: ClientRegistrations;
 
+  /** `oidc`: the oidc-provider module, imported only when the server is built (load-oidc-provider.ts). */
   constructor(
+    oidc: OidcProviderModule,
     config: PlatformConfig,
     private readonly db: PlatformDb,
     keys: OauthKeys,
@@ -52,7 +55,7 @@ export class OauthServer {
     const mcpResource = this.mcpResource;
     const apiAudience = this.apiAudience;
 
-    this.provider = new Provider(this.issuer, {
+    this.provider = new oidc.default(this.issuer, {
       adapter: createOauthAdapter(db),
       jwks: keys.jwks,
       cookies: { keys: keys.cookieKeys },
@@ -71,7 +74,10 @@ export class OauthServer {
       // Client secrets are stored as digests: only methods that compare the secret (docs/security.md).
       clientAuthMethods: CLIENT_AUTH_METHODS,
       // Bounds on what a client registers (client-registration.ts), before oidc-provider's own checks.
-      extraClientMetadata: { properties: CHECKED_METADATA, validator: (_ctx: unknown, key: string, value: unknown) => checkClientMetadata(key, value) },
+      extraClientMetadata: {
+        properties: CHECKED_METADATA,
+        validator: (_ctx: unknown, key: string, value: unknown) => checkClientMetadata(oidc.errors, key, value),
+      },
       clientDefaults: { grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], id_token_signed_response_alg: 'ES256' },
       features: {
         devInteractions: { enabled: false },
@@ -84,7 +90,7 @@ export class OauthServer {
           defaultResource: (_ctx: unknown, _client: unknown, oneOf?: string) => oneOf ?? mcpResource,
           useGrantedResource: () => true,
           getResourceServerInfo: (_ctx: unknown, indicator: string) => {
-            if (normaliseResource(indicator) !== normaliseResource(mcpResource)) throw new errors.InvalidTarget(`unknown resource ${indicator}`);
+            if (normaliseResource(indicator) !== normaliseResource(mcpResource)) throw new oidc.errors.InvalidTarget(`unknown resource ${indicator}`);
             return { scope: MCP_SCOPE, audience: mcpResource, accessTokenFormat: 'jwt', accessTokenTTL: HOUR, jwt: { sign: { alg: 'ES256' } } };
           },
         },

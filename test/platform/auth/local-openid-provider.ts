@@ -2,7 +2,7 @@
 // and a tiny "browser" that walks its login and consent pages (its development interactions).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Provider from 'oidc-provider';
+import { loadOidcProvider } from '../../../src/platform/oauth/load-oidc-provider.js';
 
 export interface LocalOp {
   issuer: string;
@@ -18,6 +18,8 @@ export async function startLocalOp(clients: { client_id: string; client_secret: 
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const accounts: LocalOp['accounts'] = new Map();
+  // Through the platform's loader, which keeps oidc-provider's Node 20 runtime warning out of the output.
+  const { default: Provider } = await loadOidcProvider();
   const op = new Provider(issuer, {
     clients: clients.map((c) => ({
       client_id: c.client_id,
