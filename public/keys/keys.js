@@ -82,9 +82,13 @@ function button(label, onClick, extra = {}) {
   return b;
 }
 
+// Column names, repeated on each cell for the phone layout, where each row is a card (keys.css).
+const COLUMNS = ['Name', 'Status', 'Projects', 'Scopes', 'Expires', 'Limits', 'Last used', 'Actions'];
+
 function cell(row, text) {
   const td = row.insertCell();
   td.textContent = text;
+  td.dataset.label = COLUMNS[td.cellIndex];
   return td;
 }
 
@@ -110,6 +114,7 @@ async function refresh() {
     cell(row, dateText(key.last_used_at));
     const actions = row.insertCell();
     actions.className = 'actions';
+    actions.dataset.label = 'Actions';
     if (key.status === 'valid') {
       actions.append(
         button('Edit', () => openKeyDialog(key), { action: 'edit' }),
@@ -127,13 +132,17 @@ async function refresh() {
       button('Delete', () => remove(key), { action: 'delete' }),
     );
     for (const b of actions.querySelectorAll('button')) b.setAttribute('aria-label', `${b.textContent} ${key.name}`);
+    // Revoke and Delete both stop the key; the descriptions say how they differ.
+    actions.querySelector('[data-action=revoke]')?.setAttribute('aria-describedby', 'revoke-help');
+    actions.querySelector('[data-action=delete]')?.setAttribute('aria-describedby', 'delete-help');
   }
 }
 
-function confirmAction(title, text) {
+function confirmAction(title, text, yes = 'Yes') {
   const dialog = $('#confirm-dialog');
   $('#confirm-title').textContent = title;
   $('#confirm-text').textContent = text;
+  $('#confirm-yes').textContent = yes;
   dialog.returnValue = '';
   dialog.showModal();
   return new Promise((resolve) => dialog.addEventListener('close', () => resolve(dialog.returnValue === 'yes'), { once: true }));
@@ -164,6 +173,7 @@ async function regenerate(key) {
     !(await confirmAction(
       `Regenerate “${key.name}”?`,
       'A new value replaces the current one, which stops working at once. Programs using it will get 401 until you give them the new value.',
+      'Regenerate',
     ))
   )
     return;
@@ -178,7 +188,14 @@ async function regenerate(key) {
 }
 
 async function revoke(key) {
-  if (!(await confirmAction(`Revoke “${key.name}”?`, 'It stops working at once and cannot be brought back.'))) return;
+  if (
+    !(await confirmAction(
+      `Revoke “${key.name}”?`,
+      'It stops working at once and cannot be brought back. It stays in this list, marked revoked, for the record; delete it later if you want it gone.',
+      'Revoke key',
+    ))
+  )
+    return;
   try {
     await api('POST', `/v2/api-keys/${key.id}/revoke`);
     say(`“${key.name}” is revoked.`);
@@ -189,7 +206,14 @@ async function revoke(key) {
 }
 
 async function remove(key) {
-  if (!(await confirmAction(`Delete “${key.name}”?`, 'It stops working and disappears from this list.'))) return;
+  if (
+    !(await confirmAction(
+      `Delete “${key.name}”?`,
+      'It stops working at once and is removed from this list, so nothing of it stays here. To keep it listed for the record, revoke it instead.',
+      'Delete key',
+    ))
+  )
+    return;
   try {
     await api('DELETE', `/v2/api-keys/${key.id}`);
     say(`“${key.name}” is deleted.`);

@@ -8,6 +8,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser, type TestBrowser } from '../../helpers/browser.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
+import { horizontalOverflow, seriousA11yViolations } from '../web-app/harness.js';
 
 const SHOTS = join(import.meta.dirname, '..', '..', '..', 'test-output', 'key-page');
 let tp: TestPlatform;
@@ -197,6 +198,85 @@ describe('the key page', () => {
     expect(await row('ci step (renamed)').textContent()).toContain('expired: it cannot be edited');
     expect((await withKey(made.key)).statusCode).toBe(401);
     await shot('7-expired');
+  });
+
+  it('is phone-friendly: signed in from the app, no overflow, the create button in view, revoke and delete told apart', async () => {
+    await tp.key(ada, { name: 'site tablet', projects: [project.exid], scopes: ['cameras:read'] });
+    const context = await browser!.newContext({ width: 390, height: 844 });
+    // Signed in to the web app in this tab: the key page shares its sessionStorage token.
+    await context.addInitScript(`sessionStorage.setItem('overlook.jwt', ${JSON.stringify(ada.token)})`);
+    const phone = await context.newPage();
+    const phoneShot = (name: string) => phone.screenshot({ path: join(SHOTS, `${name}-phone.png`), fullPage: true });
+    const inPhone = (sel: string) => phone.locator(sel);
+    await phone.goto(`${url}/keys`);
+    await phone.waitForSelector('#keys:not([hidden])');
+    expect(await phone.getAttribute('a.back', 'href')).toBe('/');
+    expect(await phone.textContent('a.back')).toContain('Overlook');
+    await expect.poll(() => inPhone('#key-table tbody tr').count()).toBeGreaterThanOrEqual(3);
+    expect(await horizontalOverflow(phone)).toBe(0);
+    expect(await seriousA11yViolations(phone)).toEqual([]);
+
+    // Each row is a card on the phone, but still a table with rows and cells to the browser's accessibility tree.
+    const cdp = await context.newCDPSession(phone);
+    const { nodes } = (await cdp.send('Accessibility.getFullAXTree')) as { nodes: { role?: { value: string } }[] };
+    const roles = new Set(nodes.map((n) => n.role?.value));
+    for (const role of ['table', 'row', 'rowheader', 'cell']) expect(roles).toContain(role);
+
+    // Revoke and Delete say how they differ: on the page, on each button (its description) and in their confirm dialogs.
+    const tablet = phone.locator('#key-table tbody tr', { has: phone.locator('th', { hasText: 'site tablet' }) });
+    const description = (action: string) =>
+      tablet.locator(`button[data-action=${action}]`).evaluate((b) => {
+        const doc = b.ownerDocument;
+        return (b.getAttribute('aria-describedby') ?? '')
+          .split(' ')
+          .map((id: string) => doc.getElementById(id)?.textContent ?? '')
+          .join(' ');
+      });
+    expect(await description('revoke')).toContain('stays in this list');
+    expect(await description('delete')).toContain('removes it from this list');
+    await phoneShot('8-keys');
+    await tablet.locator('button[data-action=revoke]').click();
+    await expect.poll(() => phone.evaluate('document.querySelector("#confirm-dialog").open')).toBe(true);
+    expect(await phone.textContent('#confirm-text')).toContain('stays in this list');
+    expect(await phone.textContent('#confirm-yes')).toBe('Revoke key');
+    await phoneShot('9-revoke-confirm');
+    await phone.click('#confirm-no');
+    await tablet.locator('button[data-action=delete]').click();
+    await expect.poll(() => phone.evaluate('document.querySelector("#confirm-dialog").open')).toBe(true);
+    expect(await phone.textContent('#confirm-text')).toContain('removed from this list');
+    expect(await phone.textContent('#confirm-yes')).toBe('Delete key');
+    await phone.click('#confirm-no');
+
+    // The create dialog fits the screen and its Create key button is in view at once, over a long form.
+    await phone.click('#new-key');
+    await expect.poll(() => phone.evaluate('document.querySelector("#key-dialog").open')).toBe(true);
+    const box = await phone.locator('#key-save').boundingBox();
+    expect(box).not.toBeNull();
+    expect(box!.y).toBeGreaterThanOrEqual(0);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(844);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    const dialogBox = await phone.locator('#key-dialog').boundingBox();
+    expect(dialogBox!.height).toBeLessThanOrEqual(844);
+    expect(dialogBox!.width).toBeLessThanOrEqual(390);
+    expect(await horizontalOverflow(phone)).toBe(0);
+    expect(await seriousA11yViolations(phone)).toEqual([]);
+    await phone.screenshot({ path: join(SHOTS, '10-create-dialog-phone.png') });
+    // A mistake is said beside the button, still in view however far down the form the person is.
+    await phone.fill('#key-name', 'from the phone');
+    await phone.fill('#key-rate-requests', '10');
+    await phone.click('#key-save');
+    await expect.poll(() => phone.textContent('#key-error')).toContain('both');
+    const error = await phone.locator('#key-error').boundingBox();
+    expect(error!.y).toBeGreaterThanOrEqual(0);
+    expect(error!.y + error!.height).toBeLessThanOrEqual(844);
+    await phone.screenshot({ path: join(SHOTS, '11-create-dialog-error-phone.png') });
+    await phone.fill('#key-rate-requests', '');
+    await phone.click('#key-save');
+    await phone.waitForSelector('#reveal:not([hidden])');
+    await phone.click('#reveal-done');
+    await expect.poll(() => phone.locator('#key-table th', { hasText: 'from the phone' }).count()).toBe(1);
+    expect(await horizontalOverflow(phone)).toBe(0);
+    await context.close();
   });
 
   it('is served with a strict content security policy', async () => {

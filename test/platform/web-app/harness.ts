@@ -16,8 +16,9 @@ export const VIEWPORTS = {
 export type ViewportName = keyof typeof VIEWPORTS;
 
 const OUTPUT = join(import.meta.dirname, '..', '..', '..', 'test-output', 'web-app');
-// axe-core sets inline styles while it checks colour contrast; the page's policy refuses them and Chromium
-// logs that. Those lines are axe's, not the app's: dropped once axe has run on a page. The app's own
+// axe-core (colour contrast) and Playwright's full-page screenshots set inline styles; the page's policy
+// refuses them and Chromium logs that. Those lines are the tools', not the app's: dropped once a tool has
+// touched a page. The app's own
 // markup is held to "no style attribute" by appStyleAttributes().
 const AXE_STYLE_REFUSAL = /Applying inline style violates the following Content Security Policy/;
 const axeRan = new WeakSet<Page>();
@@ -63,6 +64,7 @@ export async function startWebApp(env: Record<string, string> = {}): Promise<Web
 
 /** Saves a full-page screenshot as test-output/web-app/<area>/<name>-<viewport>.png. */
 export async function shot(page: Page, area: string, name: string, viewport: ViewportName): Promise<void> {
+  axeRan.add(page);
   mkdirSync(join(OUTPUT, area), { recursive: true });
   await page.screenshot({ path: join(OUTPUT, area, `${name}-${viewport}.png`), fullPage: true });
 }
