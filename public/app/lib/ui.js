@@ -26,9 +26,7 @@ export function Tabs({ items }) {
   return html`
     <nav class="tabs" aria-label="Sections">
       <ul>
-        ${items.map(
-          (t) => html`<li><a href=${t.href} aria-current=${t.current ? 'page' : undefined}>${t.label}</a></li>`,
-        )}
+        ${items.map((t) => html`<li><a href=${t.href} aria-current=${t.current ? 'page' : undefined}>${t.label}</a></li>`)}
       </ul>
     </nav>
   `;
