@@ -1,28 +1,109 @@
 // Logger options shared by every service: credentials never reach a log line (docs/security.md, Logs).
-// Requests are logged as method, URL and address only (no headers, no bodies). The URL is where a
-// credential can hide: a query parameter named like one (the name compared decoded, as the query parser
-// reads it: `?%74oken=` is `token`), or a value shaped like an Overlook key (`olk_…`) or a JWT whatever
-// its name or place. This runs on every request, so a URL with nothing suspicious costs a few indexOf.
-import type { FastifyServerOptions } from 'fastify';
-import { stdSerializers } from 'pino';
+// Requests are logged once each, when answered, as method, URL, address, status and time (no headers,
+// no bodies). The URL is where a credential can hide: a query parameter named like one (the name compared
+// decoded, as the query parser reads it: `?%74oken=` is `token`), or a value shaped like an Overlook key
+// (`olk_…`) or a JWT whatever its name or place. This runs on every request, so a URL with nothing
+// suspicious costs a few indexOf. Lines go to stdout through an asynchronous buffer (docs/benchmarks.md,
+// The request path against bare Fastify); on a terminal they are pretty-printed by pino-pretty instead.
+import { createRequire } from 'node:module';
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
+import { destination, stdSerializers, type DestinationStream } from 'pino';
 
 /** Headers that carry credentials, for code that logs a request's headers (the request serializer does not). */
-const SECRET_HEADERS = ['authorization', 'proxy-authorization', 'cookie', 'x-access-key', 'x-api-key', 'api-key', 'apikey', 'access-key', 'x-auth-token'];
-
-export const REDACTED_PATHS = [...SECRET_HEADERS.map((h) => `req.headers["${h}"]`), 'res.headers["set-cookie"]', 'headers.authorization', 'headers.cookie'];
+const SECRET_HEADERS = [
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-access-key',
+  'x-api-key',
+  'api-key',
+  'apikey',
+  'access-key',
+  'x-auth-token',
+];
+const SECRET_HEADER_SET = new Set(SECRET_HEADERS);
 
 const CENSOR = '[redacted]';
+
+/** A headers object as logged: credential headers censored (matched by lower-case name), the rest as is. */
+export function redactHeaders(headers: unknown): unknown {
+  if (!headers || typeof headers !== 'object') return headers;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(headers as Record<string, unknown>)) out[k] = SECRET_HEADER_SET.has(k.toLowerCase()) ? CENSOR : v;
+  return out;
+}
+
+let stdout: DestinationStream | undefined;
+/** The longest a log line waits to be written, and the size of a write. */
+const FLUSH_MS = 250;
+const BATCH_BYTES = 4096;
+
+/**
+ * Lines gathered into writes of about 4 kB (some twenty request lines), each written at most a quarter
+ * second after it was logged: one write per line cost a tenth of a small request's CPU
+ * (docs/benchmarks.md). What is still gathered is written when the process exits; a SIGKILL loses it.
+ */
+function batched(out: ReturnType<typeof destination>): DestinationStream {
+  const closed = () => (out as unknown as { destroyed: boolean }).destroyed;
+  let lines: string[] = [];
+  let size = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    if (size === 0) return;
+    const text = lines.join('');
+    lines = [];
+    size = 0;
+    if (!closed()) out.write(text);
+  };
+  process.once('exit', () => {
+    flush();
+    if (!closed()) out.flushSync();
+  });
+  return {
+    write(line: string) {
+      lines.push(line);
+      size += line.length;
+      if (size >= BATCH_BYTES) flush();
+      else timer ??= setTimeout(flush, FLUSH_MS).unref();
+    },
+  };
+}
+
+/**
+ * Where log lines go: one stdout stream per process, shared by every app. Asynchronous (lines are
+ * buffered and written while the server goes on; pino flushes what is left when the process exits);
+ * on a terminal, pino-pretty's readable lines instead (loaded only then).
+ */
+function stdoutStream(): DestinationStream {
+  if (stdout) return stdout;
+  if (process.stdout.isTTY) {
+    const pretty = createRequire(import.meta.url)('pino-pretty') as (o: object) => DestinationStream;
+    stdout = pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true });
+  } else {
+    stdout = batched(destination({ dest: 1, sync: false }));
+  }
+  return stdout;
+}
 
 /** `level` is the service's OVERLOOK_LOG_LEVEL, passed down from its config; apps built without one log at info. */
 export function loggerOptions(level = 'info'): FastifyServerOptions['logger'] {
   if (level === 'silent') return false;
+  // No pino `redact`: it copies every logged object that has a listed key (every request line). The
+  // keys that can hold credentials have serializers instead, which run only on those keys.
   return {
     level,
-    redact: { paths: REDACTED_PATHS, censor: CENSOR },
+    stream: stdoutStream(),
     serializers: {
       req(req) {
         return { method: req.method, url: redactUrl(req.url), remoteAddress: req.ip };
       },
+      res(reply) {
+        return { statusCode: reply.statusCode };
+      },
+      headers: redactHeaders,
       // Errors are rare: their message and stack are scrubbed of key and JWT values (a URL in a message).
       err(err: Error) {
         const out = stdSerializers.err(err);
@@ -31,8 +112,92 @@ export function loggerOptions(level = 'info'): FastifyServerOptions['logger'] {
         return out;
       },
     },
-  };
+  } as FastifyServerOptions['logger'];
 }
+
+/**
+ * The framework's request logging, one line per answered request at info instead of two:
+ * `{ req: { method, url, remoteAddress }, res: { statusCode }, responseTime }` (ms), with the request id
+ * the framework binds; at error when the response failed. Written where the framework wrote its own
+ * line (when the response has finished), so it costs no hook.
+ */
+class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    if (this.isLogDisabled(request)) return;
+    const log = reply.log as FastifyBaseLogger | RequestLogger;
+    // Through the app's logger with the id in the line when nothing else logged for the request (no child made).
+    const direct = log instanceof RequestLogger && !log.made;
+    const line: Record<string, unknown> = direct ? { [this.requestIdLogLabel]: request.id } : {};
+    line.req = request;
+    line.res = reply;
+    line.responseTime = reply.elapsedTime;
+    const extra = (request as unknown as Record<symbol, Record<string, unknown> | undefined>)[EXTRA];
+    if (extra) Object.assign(line, extra);
+    const target = direct ? log.parent : log;
+    if (error) target.error({ ...line, err: error }, 'request errored');
+    else target.info(line, 'request completed');
+  }
+}
+
+type LogFn = (...args: unknown[]) => void;
+
+/**
+ * A request's logger (`req.log`): the app's logger's child with the request id, made only when something
+ * logs through it. Most requests log nothing but their one line, which is written through the app's
+ * logger with the id in it; making a pino child for each request cost about a twentieth of a small request.
+ */
+class RequestLogger {
+  #child: FastifyBaseLogger | undefined;
+  constructor(
+    readonly parent: FastifyBaseLogger,
+    private readonly bindings: Record<string, unknown>,
+  ) {}
+  get made(): boolean {
+    return this.#child !== undefined;
+  }
+  private get real(): FastifyBaseLogger {
+    this.#child ??= this.parent.child(this.bindings);
+    return this.#child;
+  }
+  get level(): string {
+    return this.#child?.level ?? this.parent.level;
+  }
+  set level(level: string) {
+    this.real.level = level;
+  }
+  fatal: LogFn = (...a) => (this.real.fatal as LogFn)(...a);
+  error: LogFn = (...a) => (this.real.error as LogFn)(...a);
+  warn: LogFn = (...a) => (this.real.warn as LogFn)(...a);
+  info: LogFn = (...a) => (this.real.info as LogFn)(...a);
+  debug: LogFn = (...a) => (this.real.debug as LogFn)(...a);
+  trace: LogFn = (...a) => (this.real.trace as LogFn)(...a);
+  silent: LogFn = () => {};
+  child(bindings: Record<string, unknown>, opts?: object): FastifyBaseLogger {
+    return this.real.child(bindings, opts as never);
+  }
+  isLevelEnabled(level: string): boolean {
+    return ((this.#child ?? this.parent) as unknown as { isLevelEnabled(l: string): boolean }).isLevelEnabled(level);
+  }
+}
+
+/** Fastify's childLoggerFactory: a RequestLogger, or at once a real child when the route sets its own level or serializers. */
+function requestLogger(logger: FastifyBaseLogger, bindings: Record<string, unknown>, opts: object): FastifyBaseLogger {
+  if (Object.keys(opts).length > 0) return logger.child(bindings, opts as never);
+  return new RequestLogger(logger, bindings) as unknown as FastifyBaseLogger;
+}
+
+const EXTRA = Symbol('request log extra');
+
+/** Adds fields to the request's one log line (e.g. why access was refused), instead of a line of their own. */
+export function addToRequestLog(request: FastifyRequest, fields: Record<string, unknown>): void {
+  const r = request as unknown as Record<symbol, Record<string, unknown> | undefined>;
+  r[EXTRA] = { ...r[EXTRA], ...fields };
+}
+
+/** Fastify options for the request log (one line per request, see OneLinePerRequest). */
+export const requestLogOptions = () => ({ logController: new OneLinePerRequest(), childLoggerFactory: requestLogger });
 
 // Query parameter names (decoded, lower case, without `-`, `_` and `.`) whose value is a credential.
 const SECRET_PARAMS = new Set([

@@ -4,7 +4,7 @@
 import { Writable } from 'node:stream';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loggerOptions, redactUrl } from '../../src/lib/logger.js';
+import { loggerOptions, redactHeaders, redactUrl, requestLogOptions } from '../../src/lib/logger.js';
 import { generateApiKey } from '../../src/lib/auth/api-key-format.js';
 
 const KEY = generateApiKey();
@@ -20,21 +20,25 @@ beforeAll(async () => {
       done();
     },
   });
-  app = Fastify({ logger: { ...(loggerOptions('info') as object), stream } as never });
+  app = Fastify({ logger: { ...(loggerOptions('info') as object), stream } as never, ...requestLogOptions() });
   app.get('/*', async (req) => ({ query: req.query }));
+  app.get('/noisy', async (req) => {
+    req.log.warn({ step: 1 }, 'handler says');
+    return {};
+  });
   await app.ready();
 });
 afterAll(() => app.close());
 
-/** The URL the logger wrote for the request (its "incoming request" line). */
+/** The URL the logger wrote for the request (its one line, written when it was answered). */
 async function loggedUrl(url: string): Promise<string> {
   lines.length = 0;
   await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${JWT}`, 'x-access-key': KEY } });
-  const logged = lines.map((l) => JSON.parse(l)).find((l) => l.req?.url);
-  expect(logged, url).toBeTruthy();
+  const logged = lines.map((l) => JSON.parse(l)).filter((l) => l.req?.url);
+  expect(logged, url).toHaveLength(1);
   const all = lines.join('\n');
   for (const secret of [KEY, JWT, MEDIA_TOKEN]) expect(all, url).not.toContain(secret);
-  return logged.req.url as string;
+  return logged[0].req.url as string;
 }
 
 describe('request URLs in the log', () => {
@@ -73,6 +77,48 @@ describe('request URLs in the log', () => {
   it('never logs the credential headers', async () => {
     await loggedUrl('/v2/projects');
     expect(lines.join('\n')).not.toContain('authorization');
+  });
+});
+
+describe('one line per request', () => {
+  it('holds method, URL, address, status, time and the request id', async () => {
+    lines.length = 0;
+    await app.inject({ method: 'GET', url: '/v2/projects?page=2' });
+    expect(lines).toHaveLength(1);
+    const line = JSON.parse(lines[0]!);
+    expect(line).toMatchObject({ msg: 'request completed', req: { method: 'GET', url: '/v2/projects?page=2' }, res: { statusCode: 200 } });
+    expect(typeof line.responseTime).toBe('number');
+    expect(line.reqId).toBeTruthy();
+  });
+
+  it('names the request in lines its handler logs, and the request line still holds its id once', async () => {
+    lines.length = 0;
+    await app.inject({ method: 'GET', url: '/noisy', headers: { 'x-request-id': 'abc-1' } });
+    expect(lines).toHaveLength(2);
+    const [said, done] = lines.map((l) => JSON.parse(l));
+    expect(said).toMatchObject({ msg: 'handler says', step: 1 });
+    expect(said.reqId).toBe(done.reqId);
+    expect(done.msg).toBe('request completed');
+    expect(lines[1]!.match(/"reqId"/g)).toHaveLength(1);
+  });
+});
+
+describe('headers, when code logs them', () => {
+  it('censors every credential header, whatever its case', () => {
+    expect(redactHeaders({ Authorization: `Bearer ${JWT}`, 'x-access-key': KEY, cookie: 'a=b', 'set-cookie': 'c=d', accept: 'image/jpeg' })).toEqual({
+      Authorization: '[redacted]',
+      'x-access-key': '[redacted]',
+      cookie: '[redacted]',
+      'set-cookie': '[redacted]',
+      accept: 'image/jpeg',
+    });
+  });
+
+  it('applies under the `headers` key of a log line', () => {
+    lines.length = 0;
+    app.log.info({ headers: { authorization: `Bearer ${JWT}`, host: 'x' } }, 'headers');
+    expect(lines.join('')).not.toContain(JWT);
+    expect(JSON.parse(lines[0]!).headers).toEqual({ authorization: '[redacted]', host: 'x' });
   });
 });
 

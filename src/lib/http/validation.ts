@@ -37,12 +37,15 @@ function holdsNul(value: unknown, depth = 0): boolean {
 /** Longest request target (path and query) any route needs; Node itself refuses past its 16 KiB header limit. */
 export const MAX_URL_LENGTH = 8192;
 
+// Callback hooks, not async ones: they run on every request, and a promise per hook costs more than the check.
 export function installNulGuard(app: FastifyInstance): void {
-  app.addHook('onRequest', async (req) => {
-    if (req.url.length > MAX_URL_LENGTH) throw new ApiError('URI_TOO_LONG', `The address is longer than ${MAX_URL_LENGTH} characters`);
-    if (NUL_IN_URL.test(req.url)) throw new ApiError('VALIDATION_ERROR', 'The address holds a NUL character');
+  app.addHook('onRequest', (req, _reply, done) => {
+    if (req.url.length > MAX_URL_LENGTH) return done(new ApiError('URI_TOO_LONG', `The address is longer than ${MAX_URL_LENGTH} characters`));
+    if (NUL_IN_URL.test(req.url)) return done(new ApiError('VALIDATION_ERROR', 'The address holds a NUL character'));
+    done();
   });
-  app.addHook('preValidation', async (req) => {
-    if (holdsNul(req.body)) throw new ApiError('VALIDATION_ERROR', 'body: a text field holds a NUL character');
+  app.addHook('preValidation', (req, _reply, done) => {
+    if (holdsNul(req.body)) return done(new ApiError('VALIDATION_ERROR', 'body: a text field holds a NUL character'));
+    done();
   });
 }

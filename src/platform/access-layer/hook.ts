@@ -1,8 +1,11 @@
 // The one hook that applies the access rules to every route, before the body is parsed or validated
 // (docs/access-model.md: a refused request learns nothing about the endpoint). Routes must declare a policy:
-// the app refuses to start when one does not, so nothing is reachable by accident.
+// the app refuses to start when one does not, so nothing is reachable by accident. The check is made for
+// each route when it is registered, with its policy in hand (no lookup per request); public routes get
+// none, and only routes whose project comes from the body get the second check after parsing.
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler, preValidationAsyncHookHandler, RouteOptions } from 'fastify';
+import { addToRequestLog } from '../../lib/logger.js';
 import { ApiError } from '../../lib/errors.js';
 import { authenticate } from './authenticate.js';
 import type { KeyStore } from '../api-keys/key-store.js';
@@ -79,54 +82,117 @@ export async function resolveProject(
   }
 }
 
-async function enforce(req: FastifyRequest, decision: Decision, audit?: AccessDeps['audit']): Promise<void> {
+/** `url`: the route's pattern, as the audit log names the endpoint. */
+async function enforce(req: FastifyRequest, url: string, decision: Decision, audit?: AccessDeps['audit']): Promise<void> {
   if (decision.outcome !== 'refuse') return;
   const p = req.principal;
   if (p.kind === 'key' && audit) {
     // Sampled: most refusals write nothing; the audit log never fails the answer.
-    await audit.keyRefused(auditContext(req), p.keyId, decision.code, { method: req.method, url: req.routeOptions.url ?? req.url });
+    await audit.keyRefused(auditContext(req), p.keyId, decision.code, { method: req.method, url });
   }
-  req.log.info(
-    {
-      access: {
-        code: decision.code,
-        principal: p.kind,
-        key_id: p.kind === 'key' ? p.keyId : undefined,
-        user_id: p.kind === 'anonymous' ? undefined : p.userId,
-        required: decision.required,
-        held: decision.held,
-      },
+  // Said on the request's one log line (docs/security.md, Logs).
+  addToRequestLog(req, {
+    access: {
+      code: decision.code,
+      principal: p.kind,
+      key_id: p.kind === 'key' ? p.keyId : undefined,
+      user_id: p.kind === 'anonymous' ? undefined : p.userId,
+      required: decision.required,
+      held: decision.held,
     },
-    'access refused',
-  );
+  });
   throw new ApiError(decision.code, decision.message, { headers: decision.headers });
 }
 
-async function decideWithProject(req: FastifyRequest, policy: AccessPolicy, deps: AccessDeps): Promise<void> {
+async function decideWithProject(req: FastifyRequest, url: string, policy: AccessPolicy, deps: AccessDeps): Promise<void> {
   const source = (policy as { project?: ProjectSource }).project!;
   const project = await resolveProject(source, req, deps.directory);
   const principal = req.principal;
   const role = project.found && principal.kind !== 'anonymous' ? await deps.directory.roleOf(principal.userId, project.id) : null;
   const decision = decide({ principal, policy, project, role });
-  await enforce(req, decision, deps.audit);
+  await enforce(req, url, decision, deps.audit);
   if (project.found) req.project = { id: project.id, exid: project.exid };
   req.role = role;
 }
 
+/** The check of one route's policy, made when the request arrives (before the body is read). */
+function requestCheck(policy: Exclude<AccessPolicy, { access: 'public' }>, url: string, deps: AccessDeps): onRequestAsyncHookHandler {
+  if (policy.access === 'token') {
+    const verify = deps.tokenVerifiers[policy.token];
+    return async (req) => {
+      // The route's own token first; a key sent here is still identified, so a valid one learns
+      // that the endpoint is closed to keys (403) and a bad one gets 401, as everywhere else.
+      req.tokenGrant = verify ? await verify(req) : null;
+      if (!req.tokenGrant && req.headers['x-access-key'] !== undefined) req.principal = await authenticate(req, deps.keys, deps.sessions);
+      return enforce(req, url, decide({ principal: req.principal, policy, token: req.tokenGrant }), deps.audit);
+    };
+  }
+  // Where anonymous callers are welcome (sign-in), a stale or wrong credential is ignored.
+  const anonymousWelcome = policy.access === 'people' && policy.anonymous === true;
+  const fromBody = (policy as { project?: ProjectSource }).project?.from === 'body-project';
+  return async (req) => {
+    try {
+      req.principal = await authenticate(req, deps.keys, deps.sessions);
+    } catch (err) {
+      if (!anonymousWelcome) throw err;
+    }
+    const decision = decide({ principal: req.principal, policy });
+    if (decision.outcome !== 'need-project') return enforce(req, url, decision, deps.audit);
+    if (fromBody) {
+      req.accessPendingBody = true;
+      return;
+    }
+    await decideWithProject(req, url, policy, deps);
+  };
+}
+
+/** The second check of a route whose project is named in the body, once the body is parsed. */
+function bodyCheck(policy: AccessPolicy, url: string, deps: AccessDeps): preValidationAsyncHookHandler {
+  return async (req) => {
+    if (!req.accessPendingBody) return;
+    const exid = str((req.body as Record<string, unknown> | undefined)?.project_exid);
+    // A person's body without a project is left to validation (400); a key must name one it may touch.
+    if (!exid && req.principal.kind === 'user') return;
+    await decideWithProject(req, url, policy, deps);
+  };
+}
+
+/** A route's own hooks of one kind as a list (Fastify takes one function or an array). */
+const hooksOf = <T>(h: T | T[] | undefined): T[] => (h === undefined ? [] : Array.isArray(h) ? h : [h]);
+
+/** Who made the request, for routes the access check has not run on (public ones): nobody. */
+const principalSlot = Symbol('principal');
+
 export function accessLayer(deps: AccessDeps, registry: RegisteredRoute[]) {
   return fp(async function accessPlugin(app: FastifyInstance) {
-    app.decorateRequest('principal', null as never);
+    // Public routes run no check: their principal reads as ANONYMOUS without one being set.
+    app.decorateRequest(principalSlot as unknown as string, null);
+    app.decorateRequest('principal', {
+      getter(this: FastifyRequest): Principal {
+        return (this as unknown as Record<symbol, Principal | null>)[principalSlot] ?? ANONYMOUS;
+      },
+      setter(this: FastifyRequest, p: Principal) {
+        (this as unknown as Record<symbol, Principal | null>)[principalSlot] = p;
+      },
+    } as never);
     app.decorateRequest('project', null);
     app.decorateRequest('role', null);
     app.decorateRequest('accessPendingBody', false);
     app.decorateRequest('tokenGrant', null);
 
-    app.addHook('onRoute', (route) => {
+    app.addHook('onRoute', (route: RouteOptions) => {
       const methods = Array.isArray(route.method) ? route.method : [route.method];
       for (const method of methods) registry.push({ method, url: route.url, options: route });
       const policy = route.config?.access;
       if (policy?.access === 'scoped') {
         for (const s of policy.scopes) if (!isScope(s)) throw new Error(`route ${route.url} names unknown scope ${s}`);
+      }
+      // No policy: the app does not start (onReady below). Public: nothing to check.
+      if (!policy || policy.access === 'public') return;
+      // First among the route's own hooks, so nothing of the route runs before the check.
+      route.onRequest = [requestCheck(policy, route.url, deps), ...hooksOf(route.onRequest)];
+      if ((policy as { project?: ProjectSource }).project?.from === 'body-project') {
+        route.preValidation = [bodyCheck(policy, route.url, deps), ...hooksOf(route.preValidation)];
       }
     });
 
@@ -136,42 +202,6 @@ export function accessLayer(deps: AccessDeps, registry: RegisteredRoute[]) {
       if (missing.length > 0) {
         throw new Error(`routes without an access policy: ${missing.map((r) => `${r.method} ${r.url}`).join(', ')}`);
       }
-    });
-
-    app.addHook('onRequest', async (req) => {
-      const policy = req.routeOptions.config?.access;
-      req.principal = ANONYMOUS;
-      if (!policy || policy.access === 'public') return;
-      if (policy.access === 'token') {
-        // The route's own token first; a key sent here is still identified, so a valid one learns
-        // that the endpoint is closed to keys (403) and a bad one gets 401, as everywhere else.
-        const verify = deps.tokenVerifiers[policy.token];
-        req.tokenGrant = verify ? await verify(req) : null;
-        if (!req.tokenGrant && req.headers['x-access-key'] !== undefined) req.principal = await authenticate(req, deps.keys, deps.sessions);
-        return enforce(req, decide({ principal: req.principal, policy, token: req.tokenGrant }), deps.audit);
-      }
-      try {
-        req.principal = await authenticate(req, deps.keys, deps.sessions);
-      } catch (err) {
-        // Where anonymous callers are welcome (sign-in), a stale or wrong credential is ignored.
-        if (!(policy.access === 'people' && policy.anonymous)) throw err;
-      }
-      const decision = decide({ principal: req.principal, policy });
-      if (decision.outcome !== 'need-project') return enforce(req, decision, deps.audit);
-      if ((policy as { project?: ProjectSource }).project?.from === 'body-project') {
-        req.accessPendingBody = true;
-        return;
-      }
-      await decideWithProject(req, policy, deps);
-    });
-
-    app.addHook('preValidation', async (req) => {
-      if (!req.accessPendingBody) return;
-      const policy = req.routeOptions.config.access!;
-      const exid = str((req.body as Record<string, unknown> | undefined)?.project_exid);
-      // A person's body without a project is left to validation (400); a key must name one it may touch.
-      if (!exid && req.principal.kind === 'user') return;
-      await decideWithProject(req, policy, deps);
     });
   });
 }

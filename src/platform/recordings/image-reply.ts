@@ -1,4 +1,4 @@
-// How the recordings endpoints answer with one frame: the JPEG itself (streamed from the object store)
+// How the recordings endpoints answer with one frame: the JPEG itself (small frames from memory, larger ones streamed from the object store)
 // or JSON with the image as a data URI (Evercam's shape), with the frame time and caching headers.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { SnapshotEntry } from './snapshot-index.js';
@@ -45,7 +45,8 @@ export async function sendFrame(
   frameHeaders(reply, entry, opts.caching, etag);
   if (notModified(req, etag)) return reply.code(304).send();
   if (jpeg) {
-    const object = await reader.image(entry);
+    const object = await reader.jpeg(entry);
+    if (Buffer.isBuffer(object)) return reply.type('image/jpeg').send(object);
     return reply.type('image/jpeg').header('content-length', object.size).send(object.body);
   }
   const bytes = await reader.bytes(entry);

@@ -14,6 +14,10 @@ import { daysInMonth, parseCalendarPart, parseTimestamp, type Instant } from './
 
 export const THUMBNAIL_WIDTH = 320;
 const THUMBNAIL_CACHE = 500;
+/** Frames up to this size are kept in memory once read: a frame asked for once is often asked for again (players, dashboards). */
+export const HOT_FRAME_MAX_BYTES = 256 * 1024;
+/** At most 128 × 256 kB = 32 MB of frames. */
+const HOT_FRAMES = 128;
 export const MAX_LIST_LIMIT = 1000;
 
 export interface ListRequest {
@@ -35,6 +39,8 @@ const noSnapshot = () => new ApiError('NOT_FOUND', 'No snapshot recorded for thi
 export class SnapshotReader {
   /** Thumbnails by the object key of the frame they were made from (so a new frame makes a new one). */
   private readonly thumbnails: Cache<string, Buffer>;
+  /** Small frames' bytes by object key and size: one read from the store, then none. */
+  private readonly frames: Cache<string, Buffer>;
 
   /** Reads the other services from the platform at call time, so a store swapped in later is used. */
   constructor(
@@ -43,6 +49,7 @@ export class SnapshotReader {
   ) {
     // No facts: an object key names one frame's bytes for good (docs/architecture.md, Caches).
     this.thumbnails = caches.create('recordings.thumbnails', { max: THUMBNAIL_CACHE });
+    this.frames = caches.create('recordings.frames', { max: HOT_FRAMES });
   }
 
   private get index(): SnapshotIndex {
@@ -118,8 +125,20 @@ export class SnapshotReader {
     return (await this.storage.get(entry.objectKey)) ?? throwNone('The snapshot image is no longer stored');
   }
 
+  /**
+   * The frame's JPEG: a small one (by the size the index holds) whole, from memory after the first read,
+   * with no stat and no stream; a larger one as a stream. Serving a frame still needs its index row
+   * (looked up first by every caller), so a frame removed by retention is not served from here.
+   */
+  async jpeg(entry: SnapshotEntry): Promise<Buffer | StoredObject> {
+    return entry.size <= HOT_FRAME_MAX_BYTES ? this.bytes(entry) : this.image(entry);
+  }
+
   async bytes(entry: SnapshotEntry): Promise<Buffer> {
-    return (await this.storage.getBytes(entry.objectKey)) ?? throwNone('The snapshot image is no longer stored');
+    const read = async () => (await this.storage.getBytes(entry.objectKey)) ?? undefined;
+    // The size is in the key: a different frame stored under the same key (which the index refuses) is not mistaken for it.
+    const bytes = entry.size <= HOT_FRAME_MAX_BYTES ? await this.frames.load(`${entry.objectKey}\u0000${entry.size}`, read) : await read();
+    return bytes ?? throwNone('The snapshot image is no longer stored');
   }
 
   /** The latest frame, THUMBNAIL_WIDTH pixels wide (never enlarged), made once per frame. */

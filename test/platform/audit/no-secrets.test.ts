@@ -143,7 +143,8 @@ describe('no secret is written anywhere', () => {
     await servicesOf(app).keys.flush();
     await servicesOf(app).sessions.flush();
     const text = await haystack();
-    expect(logLines.length).toBeGreaterThan(20);
+    // One line per request: a dozen requests above, each logged.
+    expect(logLines.length).toBeGreaterThan(10);
     // The haystack is real: request lines and audit rows are in it.
     expect(text).toContain(me.email);
     expect(text).toContain('/v2/auth/provider/local/callback?code=[redacted]');

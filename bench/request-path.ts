@@ -1,0 +1,346 @@
+// The request path against the framework's ceiling (docs/benchmarks.md, The request path against bare
+// Fastify). Every server is a process of its own: the platform (the built CLI, `overlook serve`, at the
+// DEFAULT log level with request logging on, its log written to a file), a bare Fastify 5 route from the
+// same node_modules (bench/bare-server.ts) and @fastify/static over the platform's object folder
+// (bench/static-server.ts). wrk drives each (1 thread, 32 connections, BENCH_SECONDS = 8 s, after a
+// warm-up), in rounds that alternate the order; BENCH_RUNS (3) rounds give the noise.
+// Reported: /health, the key-authorised camera read, the same with a JWT, a key refused (403) and a
+// media-token segment read, each as a ratio to the bare route; key and JWT also to /health (the older
+// yardstick); the stored JPEG (API key, Accept: image/jpeg) as a ratio to @fastify/static on the same file.
+// Env: BENCH_SECONDS, BENCH_WARMUP_SECONDS (2), BENCH_RUNS, BENCH_REQUEST_PATH_PARTS (json,jpeg,media),
+// BENCH_SCENARIOS (some of the JSON ones), BENCH_LOG_LEVEL (unset: the default level), BENCH_CLI (a `.ts` runs
+// through tsx), BENCH_CPU_PROF (folder for the platform's CPU profile), BENCH_DATABASE_URL (PostgreSQL instead of SQLite).
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { TICKS_PER_S } from './process-usage.js';
+
+const ROOT = join(import.meta.dirname, '..');
+const CLI = process.env.BENCH_CLI ?? join(ROOT, 'dist', 'cli.js');
+/** The CLI as node arguments: a `.ts` BENCH_CLI (e.g. src/cli.ts) runs through tsx, without a build. */
+const cliArgs = (...args: string[]) => (CLI.endsWith('.ts') ? ['--import', 'tsx', CLI, ...args] : [CLI, ...args]);
+/** BENCH_CPU_PROF=<folder>: the platform writes a V8 CPU profile there when it stops (`--cpu-prof`). */
+const PROFILE = process.env.BENCH_CPU_PROF;
+/** BENCH_SCENARIOS=bare,key: only these of the JSON scenarios (bare, health, key, jwt, refused_key). */
+const ONLY = process.env.BENCH_SCENARIOS?.split(',');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const PARTS = (process.env.BENCH_REQUEST_PATH_PARTS ?? 'json,jpeg,media').split(',');
+const CONNECTIONS = 32;
+const WRK = ['/usr/bin/wrk', '/usr/local/bin/wrk'].find((p) => existsSync(p));
+
+type Headers = Record<string, string>;
+
+interface WrkResult {
+  rps: number;
+  requests: number;
+  non2xx: number;
+  /** The server process's CPU time (user + system) per request, in µs: steadier than rps on a busy machine. */
+  cpuUs: number;
+}
+
+/** CPU seconds (user + system) a process has used, from /proc. */
+function cpuSeconds(pid: number): number {
+  const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / TICKS_PER_S;
+}
+
+/** wrk, 1 thread: C, light on the CPU the servers need. `refused`: every answer must be non-2xx (checked before by status). */
+function wrk(pid: number, url: string, headers: Headers, seconds: number, refused: boolean | 'rolling' = false): WrkResult {
+  const cpuBefore = cpuSeconds(pid);
+  const args = ['-t', '1', '-c', String(CONNECTIONS), '-d', `${seconds}s`, ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url];
+  const r = spawnSync(WRK!, args, { encoding: 'utf8' });
+  const cpu = cpuSeconds(pid) - cpuBefore;
+  const rps = /Requests\/sec:\s+([\d.]+)/.exec(r.stdout);
+  const requests = /(\d+) requests in/.exec(r.stdout);
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(r.stdout)?.[1] ?? 0);
+  const errors = /Socket errors:.*/.exec(r.stdout);
+  if (!rps || !requests || r.status !== 0) throw new Error(`wrk failed on ${url}: ${r.stderr || r.stdout}`);
+  if (errors) throw new Error(`${url}: ${errors[0]}`);
+  if (refused === true ? non2xx !== Number(requests[1]) : refused === false && non2xx > 0)
+    throw new Error(`${url}: ${non2xx} of ${requests[1]} answers non-2xx`);
+  // 'rolling' (live segments, which roll off): the answers that were not 2xx are left out of the rate.
+  const ok = refused === 'rolling' ? 1 - non2xx / Number(requests[1]) : 1;
+  if (ok < 1) process.stderr.write(`${url.slice(0, 80)}…: ${non2xx} of ${requests[1]} answers non-2xx, left out\n`);
+  return { rps: Number(rps[1]) * ok, requests: Number(requests[1]), non2xx, cpuUs: (cpu * 1e6) / Number(requests[1]) };
+}
+
+function startChild(args: string[], pattern: RegExp): Promise<{ proc: ChildProcess; url: string }> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+    proc.stdout!.on('data', (d: Buffer) => {
+      const m = pattern.exec(d.toString());
+      if (m) resolve({ proc, url: m[1]! });
+    });
+    proc.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
+  });
+}
+
+function stopChild(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    proc.once('exit', () => resolve());
+    proc.kill('SIGTERM');
+  });
+}
+
+async function until<T>(what: string, f: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const v = await f();
+      if (v !== undefined) return v;
+    } catch {
+      /* not yet */
+    }
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function json(url: string, init: { method?: string; headers?: Headers; body?: string } = {}): Promise<any> {
+  const req = () => fetch(url, { ...init, headers: { 'content-type': 'application/json', ...(init.headers ?? {}) } });
+  // Once more on a network error: a kept-alive connection the server closed meanwhile (minutes of wrk) fails the first write.
+  const res = await req().catch(req);
+  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
+}
+
+const lines = (file: string) => readFileSync(file, 'utf8').split('\n').filter(Boolean).length;
+const r3 = (n: number) => Number(n.toFixed(3));
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+/** Mean, and the spread over the runs as (max − min) / mean. */
+const summary = (xs: number[]) => ({
+  mean: r3(mean(xs)),
+  min: r3(Math.min(...xs)),
+  max: r3(Math.max(...xs)),
+  spread: r3((Math.max(...xs) - Math.min(...xs)) / mean(xs)),
+});
+
+export function machine(): string {
+  const c = cpus();
+  return `${c.length} × ${c[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`;
+}
+
+async function main(): Promise<void> {
+  if (!WRK) throw new Error('wrk is needed (apt-get install wrk)');
+  const dataDir = mkdtempSync(join(tmpdir(), 'overlook-bench-path-'));
+  const logFile = join(dataDir, 'platform.log');
+  const children: ChildProcess[] = [];
+  // No recording loop: what is measured is the request path alone (as in bench/cameras.ts).
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    OVERLOOK_DATA_DIR: dataDir,
+    DATABASE_URL: process.env.BENCH_DATABASE_URL ?? '',
+    OVERLOOK_RECORDING_LOOP: '0',
+  };
+  // The default level unless asked otherwise: request logging is part of what is measured.
+  delete env.OVERLOOK_LOG_LEVEL;
+  if (process.env.BENCH_LOG_LEVEL) env.OVERLOOK_LOG_LEVEL = process.env.BENCH_LOG_LEVEL;
+  const loadBefore = loadavg();
+  try {
+    const email = 'bench@example.com';
+    const password = 'bench-password-1';
+    const made = spawnSync(process.execPath, cliArgs('users', 'create', '--email', email, '--password', password), {
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    if (made.status !== 0) throw new Error('overlook users create failed');
+
+    // The platform's log goes to a file, as a service's stdout goes to a pipe or file in production.
+    const port = 3950 + Math.floor(Math.random() * 40);
+    const logFd = openSync(logFile, 'a');
+    const platform = spawn(process.execPath, [...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []), ...cliArgs('serve', '--port', String(port))], {
+      env,
+      stdio: ['ignore', logFd, 'inherit'],
+    });
+    closeSync(logFd);
+    children.push(platform);
+    const url = `http://127.0.0.1:${port}`;
+    await until('the platform', async () => ((await fetch(`${url}/health`)).ok ? true : undefined));
+
+    const { token } = await json(`${url}/v2/auth/login`, { method: 'POST', body: JSON.stringify({ username: email, password }) });
+    const jwt = { authorization: `Bearer ${token}` };
+    const project = await json(`${url}/v2/projects`, { method: 'POST', headers: jwt, body: JSON.stringify({ name: 'Bench site' }) });
+    const camera = await json(`${url}/v2/cameras`, {
+      method: 'POST',
+      headers: jwt,
+      body: JSON.stringify({ name: 'Bench cam', project_exid: project.exid, simulated: true }),
+    });
+    const expires_at = new Date(Date.now() + 86_400_000).toISOString();
+    const newKey = async (name: string, scopes: string[]) =>
+      (await json(`${url}/v2/api-keys`, { method: 'POST', headers: jwt, body: JSON.stringify({ name, expires_at, projects: [project.exid], scopes }) }))
+        .key as string;
+    const key = { 'x-access-key': await newKey('bench', ['cameras:read', 'camera:recordings', 'camera:live_view']) };
+    // Valid, on the project, but without `cameras:read`: refused with 403 after the whole check.
+    const refusedKey = { 'x-access-key': await newKey('bench refused', ['projects:read']) };
+    const cameraUrl = `${url}/v2/cameras/${camera.exid}`;
+    const refusedStatus = (await fetch(cameraUrl, { headers: refusedKey })).status;
+    if (refusedStatus !== 403) throw new Error(`the refused key got ${refusedStatus}, not 403`);
+
+    // The bare route answers the very JSON the platform answers.
+    const cameraJson = join(dataDir, 'camera.json');
+    writeFileSync(cameraJson, JSON.stringify(await json(cameraUrl, { headers: key })));
+    const bare = await startChild([join(import.meta.dirname, 'bare-server.ts'), cameraJson], /bare listening on (http:\/\/\S+)/);
+    children.push(bare.proc);
+    const bareUrl = `${bare.url}/v2/cameras/${camera.exid}`;
+
+    type Scenario = { name: string; url: string; headers: Headers; pid: number; refused?: boolean | 'rolling' };
+    const scenarios: Scenario[] = [
+      { name: 'bare', url: bareUrl, headers: {}, pid: bare.proc.pid! },
+      { name: 'health', url: `${url}/health`, headers: {}, pid: platform.pid! },
+      { name: 'key', url: cameraUrl, headers: key, pid: platform.pid! },
+      { name: 'jwt', url: cameraUrl, headers: jwt, pid: platform.pid! },
+      { name: 'refused_key', url: cameraUrl, headers: refusedKey, pid: platform.pid!, refused: true },
+    ];
+
+    // Stored JPEG: one frame the simulated camera takes, served by the API and by @fastify/static.
+    let jpeg: { api: Scenario; stat: Scenario; bytes: number } | undefined;
+    if (PARTS.includes('jpeg')) {
+      const shot = await json(`${url}/v2/cameras/${camera.exid}/snapshots`, { method: 'POST', headers: jwt, body: '{}' });
+      const apiUrl = `${url}/v2/cameras/${camera.exid}/recordings/snapshots/${shot.created_at}`;
+      const apiHeaders = { ...key, accept: 'image/jpeg' };
+      const res = await fetch(apiUrl, { headers: apiHeaders });
+      const body = Buffer.from(await res.arrayBuffer());
+      if (res.status !== 200) throw new Error(`the stored JPEG: ${res.status} ${body.toString().slice(0, 200)}`);
+      const objects = join(dataDir, 'objects');
+      const file = filesUnder(objects).find((f) => f.endsWith('.jpg') && statSync(f).size === body.length && readFileSync(f).equals(body));
+      if (!file) throw new Error('the stored JPEG is not under the object folder');
+      const statik = await startChild([join(import.meta.dirname, 'static-server.ts'), objects], /static listening on (http:\/\/\S+)/);
+      children.push(statik.proc);
+      jpeg = {
+        api: { name: 'jpeg_api', url: apiUrl, headers: apiHeaders, pid: platform.pid! },
+        stat: { name: 'jpeg_static', url: `${statik.url}/${file.slice(objects.length + 1)}`, headers: {}, pid: statik.proc.pid! },
+        bytes: body.length,
+      };
+    }
+
+    let platformRequests = 0;
+    const warm = (s: Scenario) => {
+      const r = wrk(s.pid, s.url, s.headers, WARMUP_SECONDS, s.refused);
+      if (s.pid === platform.pid) platformRequests += r.requests;
+    };
+    const measure = (s: Scenario, into: Record<string, number>, as = s.name) => {
+      // A live segment lives about 14 s (six 2 s segments in the playlist, then deleted): at most 4 s on one.
+      const r = wrk(s.pid, s.url, s.headers, s.refused === 'rolling' ? Math.min(SECONDS, 4) : SECONDS, s.refused);
+      into[as] = r.rps;
+      into[`${as}_cpu_us`] = r.cpuUs;
+      return r;
+    };
+    const json_ = PARTS.includes('json') ? scenarios.filter((s) => !ONLY || ONLY.includes(s.name)) : [];
+    for (const s of json_) warm(s);
+    if (jpeg) for (const s of [jpeg.api, jpeg.stat]) warm(s);
+
+    const runs: Record<string, number>[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const got: Record<string, number> = {};
+      // Alternate the order run by run, so drift over time does not favour one side.
+      for (const s of i % 2 === 0 ? json_ : [...json_].reverse()) {
+        const r = measure(s, got);
+        if (s.name !== 'bare') platformRequests += r.requests;
+      }
+      if (jpeg) {
+        for (const s of i % 2 === 0 ? [jpeg.api, jpeg.stat] : [jpeg.stat, jpeg.api]) {
+          const r = measure(s, got);
+          if (s === jpeg.api) platformRequests += r.requests;
+        }
+      }
+      runs.push(got);
+      process.stderr.write(`run ${i + 1}/${RUNS}: ${JSON.stringify(got)}\n`);
+    }
+
+    // Media-token segment reads last: the simulated stream's ffmpeg would load the machine meanwhile.
+    // Each round asks for a fresh playlist and reads its newest segment (segments roll off after ~14 s).
+    if (PARTS.includes('media')) {
+      const hls = await json(`${url}/v2/cameras/${camera.exid}/hls?format=json`, { headers: key });
+      const playlistUrl = hls.playlist_url.replace(/^https?:\/\/[^/]+/, url);
+      const newestSegment = async (): Promise<string> => {
+        const text = await until('the live playlist', async () => {
+          const r = await fetch(playlistUrl).catch(() => fetch(playlistUrl));
+          const t = await r.text();
+          return r.ok && /seg_\d+\.ts/.test(t) ? t : undefined;
+        });
+        const uris = text.split('\n').filter((l) => /seg_\d+\.ts/.test(l));
+        return new URL(uris[uris.length - 1]!, playlistUrl).toString();
+      };
+      const bareScenario = scenarios[0]!;
+      warm({ name: 'media', url: await newestSegment(), headers: {}, pid: platform.pid!, refused: 'rolling' });
+      for (let i = 0; i < RUNS; i++) {
+        const media: Scenario = { name: 'media_segment', url: await newestSegment(), headers: {}, pid: platform.pid!, refused: 'rolling' };
+        const pair = i % 2 === 0 ? [media, bareScenario] : [bareScenario, media];
+        for (const s of pair) {
+          const r = measure(s, runs[i]!, s === media ? 'media_segment' : 'bare_beside_media');
+          if (s === media) platformRequests += r.requests;
+        }
+      }
+    }
+    const loadAfter = loadavg();
+
+    const ratio = (a: string, b: string) => (runs.every((r) => r[a] !== undefined && r[b] !== undefined) ? summary(runs.map((r) => r[a]! / r[b]!)) : undefined);
+    const rps = (a: string) => (runs.every((r) => r[a] !== undefined) ? summary(runs.map((r) => r[a]!)) : undefined);
+    const table: Record<string, Record<string, number | string>> = {};
+    /** One row: requests/s and their ratio to `base` beside it; server CPU µs per request and the base's CPU per request over it. */
+    const row = (name: string, what: string, target: number | null, base = 'bare') => {
+      const rp = rps(name);
+      if (!rp) return;
+      const rt = ratio(name, base);
+      const cpu = rps(`${name}_cpu_us`);
+      const cpuRatio = ratio(`${base}_cpu_us`, `${name}_cpu_us`);
+      table[name] = {
+        what,
+        rps_mean: Math.round(rp.mean),
+        rps_min: Math.round(rp.min),
+        rps_max: Math.round(rp.max),
+        ratio: rt?.mean ?? '',
+        ratio_min: rt?.min ?? '',
+        ratio_max: rt?.max ?? '',
+        target: target ?? '',
+        met: target === null || !rt ? '' : rt.min >= target ? 'yes' : rt.mean >= target ? 'mean only' : 'no',
+        server_cpu_us_per_req: cpu ? Number(cpu.mean.toFixed(1)) : '',
+        cpu_ratio: cpuRatio?.mean ?? '',
+      };
+    };
+    row('bare', 'bare Fastify route (logger off)', null);
+    row('health', 'GET /health', 0.85);
+    row('key', 'GET /v2/cameras/{id}, API key', 0.6);
+    row('jwt', 'GET /v2/cameras/{id}, JWT', 0.6);
+    row('refused_key', 'same, key without the scope (403)', null);
+    row('bare_beside_media', 'bare Fastify route, beside the segment reads', null, 'bare_beside_media');
+    row('media_segment', 'live HLS segment, media token (to the bare route beside it)', null, 'bare_beside_media');
+    row('jpeg_static', '@fastify/static, same file', null, 'jpeg_static');
+    row('jpeg_api', `stored JPEG (${jpeg?.bytes ?? 0} B), API key (to @fastify/static)`, 0.8, 'jpeg_static');
+
+    const logLines = lines(logFile);
+    const info = {
+      machine: machine(),
+      database: env.DATABASE_URL ? 'postgres' : 'sqlite',
+      log_level: env.OVERLOOK_LOG_LEVEL ?? 'default (info)',
+      wrk: `1 thread, ${CONNECTIONS} connections, ${SECONDS} s, ${WARMUP_SECONDS} s warm-up, ${RUNS} runs`,
+      load_average_before: loadBefore.map((n) => n.toFixed(2)).join(' '),
+      load_average_after: loadAfter.map((n) => n.toFixed(2)).join(' '),
+      // One line per request is the logging's promise: counted from the platform's log file.
+      log_lines_per_request: r3(logLines / Math.max(1, platformRequests)),
+      key_to_health: ratio('key', 'health')?.mean ?? '',
+      jwt_to_health: ratio('jwt', 'health')?.mean ?? '',
+    };
+    console.log(
+      "\nThe request path against a bare Fastify route. ratio: requests/s over the yardstick's, mean of the runs (min/max: the noise); cpu_ratio: the yardstick's server CPU per request over this one's (steadier on a busy machine)",
+    );
+    console.table(info);
+    console.table(table);
+    console.log(JSON.stringify({ bench: 'request-path', ...info, runs, table }));
+  } finally {
+    await Promise.all(children.map(stopChild));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+await main();
