@@ -39,6 +39,11 @@ function Router() {
   return html`<${NotFound} />`;
 }
 
+function skipToMain(event) {
+  event.preventDefault();
+  document.getElementById('main').focus();
+}
+
 function App() {
   const [session, setSession] = useState(signedIn());
   useEffect(() => {
@@ -53,7 +58,7 @@ function App() {
   }, []);
   if (!session) return html`<main id="main"><${SignIn} /></main>`;
   return html`
-    <a class="skip" href="#main" onClick=${(e) => (e.preventDefault(), document.getElementById('main').focus())}>Skip to content</a>
+    <a class="skip" href="#main" onClick=${skipToMain}>Skip to content</a>
     <header class="top">
       <a class="brand" href="#/">Overlook</a>
       <nav aria-label="Main">

@@ -8,6 +8,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { createBaseApp } from '../lib/http/base-app.js';
+import { registerMetricsRoute } from '../lib/http/metrics.js';
+import type { MetricsConfig } from '../lib/config/metrics-config.js';
 import { CredentialResolver, type Caller } from './credential.js';
 import { MainApi } from './main-api.js';
 import { registerTools } from './tools.js';
@@ -24,6 +26,8 @@ export interface McpAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Web origins (besides this server's own) allowed to call /mcp from a browser. */
   allowedOrigins?: readonly string[];
+  /** Who may read `GET /metrics` (default: from the environment). */
+  metrics?: MetricsConfig;
 }
 
 export const MCP_SCOPES = ['mcp'];
@@ -37,7 +41,7 @@ export function protectedResourceMetadataUrl(resourceUrl: string): string {
 }
 
 export async function buildMcpApp(opts: McpAppOptions): Promise<FastifyInstance> {
-  const app = createBaseApp({ logger: opts.logger, bodyLimit: 4 * 1024 * 1024 });
+  const app = createBaseApp({ logger: opts.logger, bodyLimit: 4 * 1024 * 1024, metrics: opts.metrics });
   const resource = (): string => {
     if (opts.resourceUrl) return opts.resourceUrl;
     const addr = app.server.address();
@@ -61,6 +65,7 @@ export async function buildMcpApp(opts: McpAppOptions): Promise<FastifyInstance>
   app.addHook('onRequest', guard.checkHost);
 
   app.get('/health', { schema: { response: { 200: Type.Object({ status: Type.Literal('ok') }) } } }, async () => ({ status: 'ok' as const }));
+  registerMetricsRoute(app);
   // At the path-aware address (RFC 9728 §3.1) and at the root, where older clients look.
   const metadataPath = new URL(protectedResourceMetadataUrl(opts.resourceUrl ?? 'http://localhost/mcp')).pathname;
   for (const url of new Set([metadataPath, '/.well-known/oauth-protected-resource'])) {
@@ -88,9 +93,9 @@ export async function buildMcpApp(opts: McpAppOptions): Promise<FastifyInstance>
     const r = await credentials.resolve(req.headers);
     if (r.ok) return r.caller;
     if (r.status === 401) {
-      reply.code(401).header('www-authenticate', challenge(r.error, r.message)).send({ code: 'UNAUTHORIZED', message: r.message });
+      reply.code(401).header('www-authenticate', challenge(r.error, r.message)).send({ code: 'UNAUTHORIZED', message: r.message, request_id: req.id });
     } else {
-      reply.code(503).header('retry-after', '5').send({ code: 'SERVICE_UNAVAILABLE', message: r.message });
+      reply.code(503).header('retry-after', '5').send({ code: 'SERVICE_UNAVAILABLE', message: r.message, request_id: req.id });
     }
     return null;
   };

@@ -40,7 +40,8 @@ export interface RebindingGuardOptions {
   listeningHost: () => string | null;
 }
 
-const refuse = (reply: FastifyReply, code: 'HOST_NOT_ALLOWED' | 'ORIGIN_NOT_ALLOWED', message: string) => reply.code(403).send({ code, message });
+const refuse = (reply: FastifyReply, code: 'HOST_NOT_ALLOWED' | 'ORIGIN_NOT_ALLOWED', message: string) =>
+  reply.code(403).send({ code, message, request_id: reply.request.id });
 
 export function rebindingGuard(opts: RebindingGuardOptions) {
   const extraOrigins = new Set((opts.allowedOrigins ?? []).map(normaliseOrigin).filter((o): o is string => o !== null));

@@ -35,6 +35,7 @@ import { accessFeature } from './access-layer/access-plugin.js';
 import { explainerFeature } from './api-keys/explainer-plugin.js';
 import { registerOpenApi } from './openapi/plugin.js';
 import { healthRoutes } from './health/routes.js';
+import { metricsRoutes } from './metrics/metrics-routes.js';
 import { authRoutes } from './auth/routes.js';
 import { userRoutes } from './users/routes.js';
 import { notificationRoutes } from './notifications/routes.js';
@@ -107,6 +108,7 @@ export const FEATURES = [
 /** The routes, in the order of the OpenAPI document. */
 export const ROUTES = [
   healthRoutes,
+  metricsRoutes,
   authRoutes,
   userRoutes,
   notificationRoutes,
@@ -148,6 +150,7 @@ export async function buildPlatformApp(opts: PlatformAppOptions): Promise<Fastif
     trustProxy: opts.config.trustProxy,
     limits: opts.config.httpLimits,
     corsOrigins: opts.config.corsOrigins,
+    metrics: opts.config.metrics,
   });
   await app.register(infrastructure, { config: opts.config, db: opts.db });
   for (const feature of FEATURES) await app.register(feature);

@@ -19,6 +19,7 @@ import { eventRoutes } from './events/routes.js';
 import { remoteStorageRoutes } from './remote-storages/routes.js';
 import { systemRoutes } from './system/routes.js';
 import { webUiRoutes } from './web-ui/routes.js';
+import { registerRecorderMetrics } from './system/metrics.js';
 
 export const RECORDER_VERSION = '0.1.0';
 
@@ -29,6 +30,7 @@ export async function buildRecorderApp(opts: { config: RecorderConfig; db: Recor
     forceCloseConnections: true,
     limits: opts.config.httpLimits,
     corsOrigins: opts.config.corsOrigins,
+    metrics: opts.config.metrics,
   });
   installJsonDepthLimit(app);
 
@@ -39,6 +41,7 @@ export async function buildRecorderApp(opts: { config: RecorderConfig; db: Recor
   app.decorate('recorder', services);
   await app.register(recorderAuth({ tokens: services.tokens, webhooks: services.webhooks }));
   await registerRecorderOpenApi(app, RECORDER_VERSION);
+  registerRecorderMetrics(app, services);
 
   for (const routes of [
     userRoutes,

@@ -4,7 +4,18 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { loadKeyFile } from '../lib/secrets/key-file.js';
-import { corsOrigins, httpLimits, processEnv, readEnv, RecorderEnv, resolveDataDir, type Env, type HttpLimits } from '../lib/config.js';
+import {
+  corsOrigins,
+  httpLimits,
+  metricsConfig,
+  processEnv,
+  readEnv,
+  RecorderEnv,
+  resolveDataDir,
+  type Env,
+  type HttpLimits,
+  type MetricsConfig,
+} from '../lib/config.js';
 
 export interface RecorderConfig {
   /** Holds recorder.sqlite. */
@@ -26,6 +37,8 @@ export interface RecorderConfig {
   httpLimits: HttpLimits;
   /** Web origins allowed to call from a browser (CORS); empty: none. */
   corsOrigins: string[];
+  /** Who may read `GET /metrics` (docs/deploy.md, Metrics). */
+  metrics: MetricsConfig;
   /** pino level of the recorder's logger (`silent`: none). */
   logLevel: string;
   /** The only folder `file` devices may play from (docs/recorder.md, Devices). */
@@ -67,6 +80,7 @@ export function recorderConfig(flags: { dataDir?: string } = {}, env: Env = proc
     bodyLimit: e.OVERLOOK_RECORDER_BODY_LIMIT,
     httpLimits: httpLimits(env),
     corsOrigins: corsOrigins(env),
+    metrics: metricsConfig(env),
     logLevel: e.OVERLOOK_LOG_LEVEL,
     mediaDir,
     secretKey,

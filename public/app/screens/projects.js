@@ -13,9 +13,7 @@ export function Projects() {
           list.length === 0
             ? html`<p>You are not a member of any project yet. Ask a project's owner to add you.</p>`
             : html`<ul class="cards">
-                ${list.map(
-                  (p) => html`<li class="card"><a href=${href('projects', p.exid)}><strong>${p.name}</strong></a></li>`,
-                )}
+                ${list.map((p) => html`<li class="card"><a href=${href('projects', p.exid)}><strong>${p.name}</strong></a></li>`)}
               </ul>`}
       <//>
     <//>

@@ -34,6 +34,17 @@ const Http = {
       defaultText: 'none: cross-origin browser calls are refused',
     }),
   ),
+  OVERLOOK_METRICS_TOKEN: Type.Optional(
+    nonEmpty('Bearer token (16 characters or more) that opens `GET /metrics`, the Prometheus metrics, on every service (docs/deploy.md, Metrics)', {
+      defaultText: 'none',
+    }),
+  ),
+  OVERLOOK_METRICS_ALLOW: Type.Optional(
+    text(
+      'Client networks in CIDR form (`127.0.0.1/32,10.0.0.0/8`, comma-separated) that may read `GET /metrics` without the token; the address is the one the service sees (docs/deploy.md, Metrics)',
+      { defaultText: 'none: `/metrics` does not exist unless this or `OVERLOOK_METRICS_TOKEN` is set' },
+    ),
+  ),
 } satisfies TProperties;
 
 /** Read by every service. */

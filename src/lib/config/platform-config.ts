@@ -2,6 +2,7 @@
 // PlatformEnv in env-schema.ts, where every variable's default and meaning are) and the flags.
 import { corsOrigins } from './cors-origins.js';
 import { httpLimits, type HttpLimits } from './http-limits.js';
+import { metricsConfig, type MetricsConfig } from './metrics-config.js';
 import { DEFAULT_PORTS, resolveDataDir, type ServiceAddress } from './addresses.js';
 import { adminConfig, type AdminConfig } from './admin-config.js';
 import { bimConfig, type BimConfig } from './bim-config.js';
@@ -27,6 +28,8 @@ export interface PlatformConfig {
   httpLimits: HttpLimits;
   /** Web origins allowed to call from a browser (CORS); empty: none. */
   corsOrigins: string[];
+  /** Who may read `GET /metrics`; neither token nor networks: no metrics (docs/deploy.md, Metrics). */
+  metrics: MetricsConfig;
   /** Public base URL, used in links the API hands out. */
   publicUrl: string;
   /** PEM-encoded PKCS#8 private key for signing JWTs; when absent the signing keys are kept in the database (docs/deploy.md, Secrets). */
@@ -113,6 +116,7 @@ export function platformConfig(flags: { dataDir?: string } = {}, env: Env = proc
     bodyLimit: e.OVERLOOK_BODY_LIMIT,
     httpLimits: httpLimits(env),
     corsOrigins: corsOrigins(env),
+    metrics: metricsConfig(env),
     settingsImageMaxBytes: e.OVERLOOK_SETTINGS_IMAGE_MAX_BYTES,
     publicUrl: e.OVERLOOK_PUBLIC_URL ?? `http://${addr.host}:${addr.port}`,
     jwtPrivateKeyPem: e.OVERLOOK_JWT_PRIVATE_KEY,

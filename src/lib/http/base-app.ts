@@ -3,12 +3,15 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { httpLimits, type HttpLimits } from '../config/http-limits.js';
-import { loggerOptions } from '../logger.js';
+import { metricsConfig, type MetricsConfig } from '../config/metrics-config.js';
+import { loggerOptions, requestLogOptions } from '../logger.js';
 import { installErrorHandling } from './error-handler.js';
 import { ErrorResponse } from './schemas.js';
 import { installCors } from './cors.js';
 import { capConnectionsPerAddress, clientErrorHandler, deadlineOptions } from './slow-clients.js';
 import { installNulGuard, installValidators } from './validation.js';
+import { installRequestIdHeader, requestIdOptions } from './request-id.js';
+import { installMetrics } from './metrics.js';
 
 export interface BaseAppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -20,6 +23,8 @@ export interface BaseAppOptions {
   limits?: HttpLimits;
   /** Web origins allowed to call from a browser (CORS); none: off. */
   corsOrigins?: string[];
+  /** Who may read `GET /metrics` (default: from the environment); the service registers the route. */
+  metrics?: MetricsConfig;
 }
 
 export function createBaseApp(opts: BaseAppOptions): FastifyInstance {
@@ -28,15 +33,22 @@ export function createBaseApp(opts: BaseAppOptions): FastifyInstance {
     ...deadlineOptions(limits),
     clientErrorHandler,
     logger: opts.logger ?? loggerOptions(),
+    // One line per request, written when it is answered.
+    ...requestLogOptions(),
+    // Each request's id: the caller's x-request-id when safe, else a new one (request-id.ts).
+    ...requestIdOptions,
     bodyLimit: opts.bodyLimit,
     trustProxy: opts.trustProxy ?? false,
     forceCloseConnections: opts.forceCloseConnections ? true : 'idle',
     // Ids in paths are short; anything longer is a mistake or an attack.
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // First, so that its onRoute hook sees every route (docs/deploy.md, Metrics).
+  const metrics = installMetrics(app, opts.metrics ?? metricsConfig());
+  installRequestIdHeader(app);
   capConnectionsPerAddress(app, limits.maxConnectionsPerAddress);
   installCors(app, opts.corsOrigins ?? []);
-  installErrorHandling(app);
+  installErrorHandling(app, metrics ? (req, reply) => metrics.unmatched(req.method, reply.elapsedTime) : undefined);
   installValidators(app);
   installNulGuard(app);
   app.addSchema(ErrorResponse);

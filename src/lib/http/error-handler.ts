@@ -38,7 +38,11 @@ export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
   if (err.status === 401 && !reply.hasHeader('www-authenticate')) {
     reply.header('www-authenticate', 'Bearer realm="overlook"');
   }
-  return reply.code(err.status).type('application/json; charset=utf-8').send(err.toBody());
+  // The request id lets a client's report be matched with the logs (request-id.ts).
+  return reply
+    .code(err.status)
+    .type('application/json; charset=utf-8')
+    .send({ ...err.toBody(), request_id: reply.request.id });
 }
 
 export function toApiError(error: unknown, request: FastifyRequest): ApiError {
@@ -75,11 +79,13 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError {
   return new ApiError('INTERNAL_ERROR', `Internal error (log id ${request.id})`);
 }
 
-export function installErrorHandling(app: FastifyInstance): void {
+/** `onNotFound`: told of each request no route matched (the request metrics count them). */
+export function installErrorHandling(app: FastifyInstance, onNotFound?: (request: FastifyRequest, reply: FastifyReply) => void): void {
   app.setErrorHandler((error, request, reply) => sendError(reply, toApiError(error, request)));
-  app.setNotFoundHandler((request, reply) =>
-    sendError(reply, new ApiError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`.slice(0, 300))),
-  );
+  app.setNotFoundHandler((request, reply) => {
+    onNotFound?.(request, reply);
+    return sendError(reply, new ApiError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`.slice(0, 300)));
+  });
 }
 
 export const ErrorBodySchema = {
@@ -88,6 +94,7 @@ export const ErrorBodySchema = {
     code: { type: 'string' },
     message: { type: 'string' },
     details: {},
+    request_id: { type: 'string' },
   },
   required: ['code', 'message'],
 } as const;

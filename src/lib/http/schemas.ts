@@ -6,11 +6,13 @@ export const ErrorResponse = Type.Object(
     code: Type.String({ description: 'Stable error code, e.g. INSUFFICIENT_SCOPE' }),
     message: Type.String({ description: 'A human sentence' }),
     details: Type.Optional(Type.Unknown()),
+    request_id: Type.Optional(Type.String({ description: 'The request’s id, as in the `x-request-id` response header: quote it when reporting a problem' })),
   },
+  // Every field an error body carries is listed: the serializer drops properties a schema does not name.
   { $id: 'ErrorResponse', description: 'Error' },
 );
 
-const ErrorRef = Type.Unsafe<{ code: string; message: string; details?: unknown }>({ $ref: 'ErrorResponse#' });
+const ErrorRef = Type.Unsafe<{ code: string; message: string; details?: unknown; request_id?: string }>({ $ref: 'ErrorResponse#' });
 
 /** Error responses to spread into a route's `response`: the statuses any authenticated route can answer. */
 export const errorResponses = (...statuses: number[]): Record<number, TSchema> =>

@@ -6,6 +6,7 @@ import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { HttpLimits } from '../config/http-limits.js';
 import type { ErrorBody, ErrorCode } from '../errors.js';
+import { newRequestId, REQUEST_ID_HEADER } from './request-id.js';
 
 /** How often Node looks for connections past their deadline (its default, 30 s, lets a slow client overstay). */
 export const DEADLINE_CHECK_MS = 1000;
@@ -26,10 +27,12 @@ const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request 
 export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, code, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'BAD_REQUEST' as ErrorCode, 'The request could not be parsed'];
-  const body = JSON.stringify({ code, message } satisfies ErrorBody);
+  // No request exists yet, so a new id names this answer (request-id.ts).
+  const requestId = newRequestId();
+  const body = JSON.stringify({ code, message, request_id: requestId } satisfies ErrorBody & { request_id: string });
   if (socket.writable) {
     socket.write(
-      `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${REQUEST_ID_HEADER}: ${requestId}\r\nConnection: close\r\n\r\n${body}`,
     );
   }
   socket.destroy();

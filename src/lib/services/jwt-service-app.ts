@@ -5,6 +5,8 @@ import type { FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fast
 import { Type } from 'typebox';
 import swagger from '@fastify/swagger';
 import { createBaseApp } from '../http/base-app.js';
+import { registerMetricsRoute } from '../http/metrics.js';
+import type { MetricsConfig } from '../config/metrics-config.js';
 import { ApiError } from '../errors.js';
 import { looksLikeApiKey } from '../auth/api-key-format.js';
 import { PlatformSessionCheck, type PlatformUser } from '../auth/platform-session-check.js';
@@ -18,6 +20,8 @@ export interface JwtServiceOptions {
   headers: readonly JwtHeader[];
   bodyLimit?: number;
   logger?: FastifyServerOptions['logger'];
+  /** Who may read `GET /metrics` (default: from the environment). */
+  metrics?: MetricsConfig;
 }
 
 declare module 'fastify' {
@@ -68,7 +72,7 @@ function credentialOf(req: FastifyRequest, accepted: readonly JwtHeader[], chall
 }
 
 export async function buildJwtServiceApp(opts: JwtServiceOptions): Promise<FastifyInstance> {
-  const app = createBaseApp({ logger: opts.logger, bodyLimit: opts.bodyLimit ?? 1024 * 1024 });
+  const app = createBaseApp({ logger: opts.logger, bodyLimit: opts.bodyLimit ?? 1024 * 1024, metrics: opts.metrics });
   const sessions = new PlatformSessionCheck(opts.apiUrl);
   const challenge = [
     opts.headers.includes('authorization') ? `Bearer realm="overlook-${opts.name}"` : null,
@@ -108,6 +112,7 @@ export async function buildJwtServiceApp(opts: JwtServiceOptions): Promise<Fasti
     async () => ({ status: 'ok' as const }),
   );
   app.get('/openapi.json', { config: { open: true }, schema: { hide: true } }, async () => app.swagger());
+  registerMetricsRoute(app, { open: true });
   app.get(
     '/me',
     { schema: { tags: ['me'], operationId: 'getMe', summary: 'The signed-in person’s user record, as the main API knows it', response: { 200: UserRecord } } },

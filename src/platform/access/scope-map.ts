@@ -2,6 +2,7 @@
 // docs/access-model.md shows, and what tests hold against that doc's rules. There is no second copy.
 import { policyOf, type RegisteredRoute } from './registered-route.js';
 import type { AccessPolicy } from './policy.js';
+import { WILDCARD_PARAM } from '../../lib/http/openapi-transform.js';
 
 export interface ScopeMapEntry {
   method: string;
@@ -18,8 +19,8 @@ export interface ScopeMapEntry {
   token: string | null;
 }
 
-// A trailing wildcard (the CRM and CMS proxies) is `{*}`, as @fastify/swagger writes it.
-export const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\/\*$/, '/{*}');
+// A trailing wildcard (the CRM and CMS proxies) is `{path}`, as the OpenAPI transform names it.
+export const toOpenApiPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, '{$1}').replace(/\/\*$/, `/{${WILDCARD_PARAM}}`);
 
 const PROJECT_SOURCE: Record<string, string> = {
   'path-project': 'path {exid}',

@@ -138,7 +138,10 @@ export const apiKeyRoutes = defineRoutes('api-key-routes', ['apiKeys', 'explaine
 
   app.get(
     '/v2/api-keys/:id',
-    { config: closed, schema: { tags, operationId: 'getApiKey', params: KeyId, response: { 200: ApiKeyRecord, ...errorResponses() } } },
+    {
+      config: closed,
+      schema: { tags, operationId: 'getApiKey', summary: 'One of the caller’s keys', params: KeyId, response: { 200: ApiKeyRecord, ...errorResponses() } },
+    },
     async (req) => keys.get(personOf(req), req.params.id),
   );
 
@@ -234,7 +237,16 @@ export const apiKeyRoutes = defineRoutes('api-key-routes', ['apiKeys', 'explaine
 
   app.delete(
     '/v2/api-keys/:id',
-    { config: closed, schema: { tags, operationId: 'deleteApiKey', params: KeyId, response: { 204: Type.Null(), ...errorResponses() } } },
+    {
+      config: closed,
+      schema: {
+        tags,
+        operationId: 'deleteApiKey',
+        summary: 'Delete one of the caller’s keys; its value stops working at once',
+        params: KeyId,
+        response: { 204: Type.Null(), ...errorResponses() },
+      },
+    },
     async (req, reply) => {
       await keys.remove(personOf(req), req.params.id, auditContext(req));
       return reply.code(204).send(null);

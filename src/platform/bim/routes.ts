@@ -185,22 +185,24 @@ export const bimRoutes = defineRoutes('bim-routes', ['bim', 'config'], async (fa
     async (req) => captures.setParameters(req.params.camera_exid, actingUserId(req), req.body),
   );
 
-  // After the static sub-paths (the router prefers them anyway).
+  // After the static sub-paths (the router prefers them anyway). GET and DELETE share one URL pattern, so
+  // they share the parameter's name too (OpenAPI treats differently named templates as the same path):
+  // GET reads it as a date, DELETE as a capture's id.
   app.get(
-    '/v2/cameras/:camera_exid/bim/:datetime',
+    '/v2/cameras/:camera_exid/bim/:capture',
     {
       config: { access: read },
       schema: {
         tags,
         operationId: 'getBimCaptureNearest',
         summary: 'The BIM capture nearest a date (ISO 8601 or Unix seconds): JSON, or the image with ?format=image or Accept: image/*',
-        params: Type.Object({ camera_exid: CameraExid, datetime: DateText }),
+        params: Type.Object({ camera_exid: CameraExid, capture: Type.String({ ...DateText, description: 'A date (ISO 8601 or Unix seconds)' }) }),
         querystring: Type.Object({ format: Format }, { additionalProperties: false }),
         response: { 200: jsonOrImage(BimCapture, 'The capture'), 304: Type.Null(), ...errorResponses() },
       },
     },
     async (req, reply) => {
-      const { image_key, ...capture } = await captures.nearest(req.params.camera_exid, req.params.datetime);
+      const { image_key, ...capture } = await captures.nearest(req.params.camera_exid, req.params.capture);
       reply.header('x-bim-date', capture.captured_at);
       if (!wantsImage(req, capture.content_type, req.query.format)) return reply.header('vary', 'accept').send(capture);
       return sendImage(req, reply, `"bim-${capture.id}"`, () => captures.image({ image_key, content_type: capture.content_type }));
@@ -208,19 +210,19 @@ export const bimRoutes = defineRoutes('bim-routes', ['bim', 'config'], async (fa
   );
 
   app.delete(
-    '/v2/cameras/:camera_exid/bim/:capture_id',
+    '/v2/cameras/:camera_exid/bim/:capture',
     {
       config: { access: write },
       schema: {
         tags,
         operationId: 'deleteBimCapture',
         summary: 'Delete a BIM capture and its image',
-        params: Type.Object({ camera_exid: CameraExid, capture_id: Id }),
+        params: Type.Object({ camera_exid: CameraExid, capture: Type.String({ ...Id, description: "The capture's id" }) }),
         response: { 204: Type.Null(), ...errorResponses() },
       },
     },
     async (req, reply) => {
-      await captures.remove(req.params.camera_exid, req.params.capture_id);
+      await captures.remove(req.params.camera_exid, req.params.capture);
       return reply.code(204).send(null);
     },
   );

@@ -73,6 +73,7 @@ export const cameraRoutes = defineRoutes('camera-routes', ['cameras', 'directory
       schema: {
         tags,
         operationId: 'listProjectCameras',
+        summary: 'The cameras of a project',
         params: Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) }),
         response: { 200: Type.Array(CameraRecord), ...errorResponses() },
       },
@@ -105,7 +106,10 @@ export const cameraRoutes = defineRoutes('camera-routes', ['cameras', 'directory
 
   app.get(
     '/v2/cameras/:camera_exid',
-    { config: { access: read }, schema: { tags, operationId: 'getCamera', params: CameraParams, response: { 200: CameraRecord, ...errorResponses() } } },
+    {
+      config: { access: read },
+      schema: { tags, operationId: 'getCamera', summary: 'One camera', params: CameraParams, response: { 200: CameraRecord, ...errorResponses() } },
+    },
     async (req) => cameras.get(exidOf(req)),
   );
 
@@ -126,7 +130,16 @@ export const cameraRoutes = defineRoutes('camera-routes', ['cameras', 'directory
 
   app.get(
     '/v2/cameras/:camera_exid/last-public-note',
-    { config: { access: read }, schema: { tags, operationId: 'getCameraLastPublicNote', params: CameraParams, response: { 200: Note, ...errorResponses() } } },
+    {
+      config: { access: read },
+      schema: {
+        tags,
+        operationId: 'getCameraLastPublicNote',
+        summary: 'The latest public note left on a camera',
+        params: CameraParams,
+        response: { 200: Note, ...errorResponses() },
+      },
+    },
     async (req) => cameras.lastPublicNote(exidOf(req)),
   );
 
@@ -159,6 +172,7 @@ export const cameraRoutes = defineRoutes('camera-routes', ['cameras', 'directory
       schema: {
         tags,
         operationId: 'listCameraBatteryReadings',
+        summary: 'A camera’s battery readings, a page at a time',
         params: CameraParams,
         querystring: ReadingsQuery,
         response: { 200: ReadingsPage, ...errorResponses() },

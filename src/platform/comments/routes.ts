@@ -69,7 +69,10 @@ export const commentRoutes = defineRoutes('comment-routes', ['comments'], async 
 
   app.get(
     '/v2/projects/:exid/comments/:id',
-    { config: { access: read }, schema: { tags, operationId: 'getComment', params: IdParams, response: { 200: Comment, ...errorResponses() } } },
+    {
+      config: { access: read },
+      schema: { tags, operationId: 'getComment', summary: 'One comment', params: IdParams, response: { 200: Comment, ...errorResponses() } },
+    },
     async (req) => comments.get(allowedProject(req).project, req.params.id),
   );
 

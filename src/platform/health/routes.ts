@@ -7,7 +7,12 @@ export const healthRoutes = defineRoutes('health-routes', ['signer'], async (app
     '/health',
     {
       config: { access: publicRoute() },
-      schema: { tags: ['health'], operationId: 'getHealth', response: { 200: Type.Object({ status: Type.Literal('ok') }) } },
+      schema: {
+        tags: ['health'],
+        operationId: 'getHealth',
+        summary: 'Whether the server accepts requests',
+        response: { 200: Type.Object({ status: Type.Literal('ok') }) },
+      },
     },
     async () => ({ status: 'ok' as const }),
   );
@@ -19,6 +24,7 @@ export const healthRoutes = defineRoutes('health-routes', ['signer'], async (app
       schema: {
         tags: ['health'],
         operationId: 'getJwks',
+        summary: 'The public keys that verify platform JWTs',
         description: 'Public keys that verify platform JWTs (ES256).',
         response: { 200: Type.Object({ keys: Type.Array(Type.Record(Type.String(), Type.Unknown())) }) },
       },

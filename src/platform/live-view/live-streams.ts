@@ -126,6 +126,18 @@ export class LiveStreams {
     return s && !s.stopped ? s : null;
   }
 
+  /** This node's streams running and starting, and the viewers of the running ones (docs/deploy.md, Metrics). */
+  counts(): { running: number; starting: number; viewers: number } {
+    let running = 0;
+    let viewers = 0;
+    for (const s of this.streams.values()) {
+      if (s.stopped) continue;
+      running++;
+      viewers += s.viewerCount(this.idleMs);
+    }
+    return { running, starting: this.starting.size, viewers };
+  }
+
   status(key: string): StreamStatus {
     const s = this.get(key);
     return s ? { running: true, viewers: s.viewerCount(this.idleMs), mode: s.spec.mode } : { running: false, viewers: 0, mode: null };

@@ -63,6 +63,16 @@ export class MediaJobRunner {
     await Promise.allSettled([...this.inFlight.values()].map((j) => j.done));
   }
 
+  /** Renders this node runs now (docs/deploy.md, Metrics). */
+  get rendering(): number {
+    return this.inFlight.size;
+  }
+
+  /** Jobs waiting in the queue, across the nodes, counted up to `cap` (docs/deploy.md, Metrics). */
+  queued(cap: number): Promise<number> {
+    return this.repo.pendingCount(cap);
+  }
+
   /** Cancels the render of one item (edited or deleted while rendering). */
   cancel(id: string): void {
     this.inFlight.get(id)?.abort.abort();

@@ -161,6 +161,15 @@ export class MediaItemsRepository {
     return Number(r.numUpdatedRows ?? 0) === 1;
   }
 
+  /** How many jobs are pending, counting no further than `cap` (the status index keeps it cheap). */
+  async pendingCount(cap: number): Promise<number> {
+    const row = await this.k
+      .selectFrom((eb) => eb.selectFrom('media_hub_items').select('id').where('status', '=', 'pending').limit(cap).as('queued'))
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   /** The oldest pending job, leaving out `skip`. */
   async nextPending(skip: readonly string[] = []): Promise<string | null> {
     let q = this.k.selectFrom('media_hub_items').select('id').where('status', '=', 'pending');

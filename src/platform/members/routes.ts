@@ -36,7 +36,16 @@ export const memberRoutes = defineRoutes('member-routes', ['members'], async (fa
 
   app.get(
     '/v2/projects/:exid/members',
-    { config: settings('viewer'), schema: { tags, operationId: 'listMembers', params: Params, response: { 200: Type.Array(Member), ...errorResponses() } } },
+    {
+      config: settings('viewer'),
+      schema: {
+        tags,
+        operationId: 'listMembers',
+        summary: 'The members of a project and their roles',
+        params: Params,
+        response: { 200: Type.Array(Member), ...errorResponses() },
+      },
+    },
     async (req) => members.list(allowedProject(req).project.id),
   );
 
@@ -70,6 +79,7 @@ export const memberRoutes = defineRoutes('member-routes', ['members'], async (fa
       schema: {
         tags,
         operationId: 'changeMemberRole',
+        summary: 'Change a member’s role',
         params: MemberParams,
         body: Type.Object({ role: Role }, { additionalProperties: false }),
         response: { 200: Member, ...errorResponses() },
@@ -83,7 +93,16 @@ export const memberRoutes = defineRoutes('member-routes', ['members'], async (fa
 
   app.delete(
     '/v2/projects/:exid/members/:user_id',
-    { config: settings('admin'), schema: { tags, operationId: 'removeMember', params: MemberParams, response: { 204: Type.Null(), ...errorResponses() } } },
+    {
+      config: settings('admin'),
+      schema: {
+        tags,
+        operationId: 'removeMember',
+        summary: 'Remove a member from a project',
+        params: MemberParams,
+        response: { 204: Type.Null(), ...errorResponses() },
+      },
+    },
     async (req, reply) => {
       const { project, actor: a } = actor(req);
       await members.remove(a, project, req.params.user_id);

@@ -42,6 +42,7 @@ export const notificationRoutes = defineRoutes('notification-routes', ['notifica
       schema: {
         tags,
         operationId: 'markNotification',
+        summary: 'Mark one notification read or unread',
         params: Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) }),
         body: Type.Object({ read: Type.Boolean() }, { additionalProperties: false }),
         response: { 200: Notification, ...errorResponses() },

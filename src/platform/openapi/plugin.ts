@@ -1,15 +1,29 @@
 // OpenAPI 3.1 generated from the route definitions (never written by hand). Each operation carries
-// `x-scopes`, taken from the same `config.access` the access hook enforces, and its security schemes.
+// `x-scopes`, its security schemes and the error answers its access rule implies, all taken from the
+// same `config.access` the access hook enforces (docs/access-model.md), so the document cannot drift.
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import { registerApiReference } from '../../lib/http/api-reference.js';
+import { ANY_REQUEST_ERRORS, namedWildcard, shareErrorResponses, withErrorResponses } from '../../lib/http/openapi-transform.js';
 import { scopesOf, type AccessPolicy } from '../access/policy.js';
 
-function securityOf(policy: AccessPolicy | undefined): Record<string, string[]>[] {
-  if (!policy || policy.access === 'public') return [];
+/** Routes open to callers without a credential: public ones, and people-only ones taking anonymous callers (sign-in). */
+const needsNoCredential = (policy: AccessPolicy) => policy.access === 'public' || (policy.access === 'people' && !!policy.anonymous);
+
+function securityOf(policy: AccessPolicy): Record<string, string[]>[] {
+  if (needsNoCredential(policy)) return [];
   if (policy.access === 'people') return [{ bearerAuth: [] }];
   if (policy.access === 'token') return [policy.token === 'media' ? { mediaToken: [] } : { ingestionToken: [] }];
   return [{ bearerAuth: [] }, { apiKey: [] }];
+}
+
+/** The error statuses the access hook itself can answer on a route (docs/access-model.md, How a request is decided). */
+function accessErrorsOf(policy: AccessPolicy): number[] {
+  if (needsNoCredential(policy)) return [...ANY_REQUEST_ERRORS];
+  // A missing or bad credential is 401; a closed endpoint, scope, project or role 403.
+  if (policy.access !== 'scoped') return [...ANY_REQUEST_ERRORS, 401, 403];
+  // Scoped routes take keys, which have their own rate limit (Key limits).
+  return [...ANY_REQUEST_ERRORS, 401, 403, 429];
 }
 
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
@@ -21,8 +35,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         version: '2.0.0',
         description:
           'Construction-site cameras: people sign in with a JWT (`Authorization: Bearer`), programs use API keys (`x-access-key`). ' +
-          'Each operation lists in `x-scopes` the API-key scopes that reach it; an empty list means closed to API keys.',
+          'Each operation lists in `x-scopes` the API-key scopes that reach it; an empty list means closed to API keys. ' +
+          'Every response carries an `x-request-id` header; error bodies repeat it as `request_id`.',
+        license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
       },
+      // Relative: the API is on the host that serves this document.
+      servers: [{ url: '/', description: 'This server' }],
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
@@ -38,24 +56,26 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    transformObject: (doc) => shareErrorResponses('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject),
     transform: ({ schema, url, route }) => {
-      const policy = route.config?.access as AccessPolicy | undefined;
-      const base = (schema ?? {}) as Record<string, unknown>;
+      const policy = (route.config?.access as AccessPolicy | undefined) ?? { access: 'public' };
+      const named = namedWildcard(url, (schema ?? {}) as Record<string, unknown>);
+      const withErrors = withErrorResponses(named.schema, accessErrorsOf(policy));
       return {
-        schema: { ...base, 'x-scopes': [...scopesOf(policy ?? { access: 'public' })], security: securityOf(policy) } as unknown as typeof schema,
-        url,
+        schema: { ...withErrors, 'x-scopes': [...scopesOf(policy)], security: securityOf(policy) } as unknown as typeof schema,
+        url: named.url,
       };
     },
   });
 
   app.get('/v2/openapi.json', { config: { access: { access: 'public' } }, schema: { hide: true } }, async () => app.swagger());
 
-  // The interactive reference. Its own routes are public; they are registered in a child context
-  // whose onRoute hook declares that, so the fail-closed check sees a policy on each of them.
-  await app.register(async (docs) => {
-    docs.addHook('onRoute', (route) => {
+  await registerApiReference(app, {
+    routePrefix: '/docs',
+    documentUrl: '/v2/openapi.json',
+    title: 'Overlook main API reference',
+    markPublic: (route) => {
       route.config = { ...(route.config ?? {}), access: { access: 'public' } };
-    });
-    await docs.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+    },
   });
 }

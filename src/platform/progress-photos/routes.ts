@@ -63,6 +63,7 @@ export const progressPhotoRoutes = defineRoutes('progress-photo-routes', ['db'],
       schema: {
         tags,
         operationId: 'listProgressPhotos',
+        summary: 'The progress photo deliveries of a project',
         params: Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) }),
         response: { 200: Type.Array(ProgressPhoto), ...errorResponses() },
       },
@@ -92,7 +93,13 @@ export const progressPhotoRoutes = defineRoutes('progress-photo-routes', ['db'],
     '/v2/progress-photos/:id',
     {
       config: { access: scoped(['projects:read'], { project: ofRecord }) },
-      schema: { tags, operationId: 'getProgressPhoto', params: Id, response: { 200: ProgressPhoto, ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'getProgressPhoto',
+        summary: 'One progress photo delivery',
+        params: Id,
+        response: { 200: ProgressPhoto, ...errorResponses() },
+      },
     },
     async (req) => photos.get(req.params.id),
   );
@@ -101,7 +108,14 @@ export const progressPhotoRoutes = defineRoutes('progress-photo-routes', ['db'],
     '/v2/progress-photos/:id',
     {
       config: { access: scoped(['projects:read'], { project: ofRecord, role: 'editor' }) },
-      schema: { tags, operationId: 'updateProgressPhoto', params: Id, body: PatchBody, response: { 200: ProgressPhoto, ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'updateProgressPhoto',
+        summary: 'Change a progress photo delivery',
+        params: Id,
+        body: PatchBody,
+        response: { 200: ProgressPhoto, ...errorResponses() },
+      },
     },
     async (req) => photos.update(req.params.id, req.body),
   );
@@ -110,7 +124,13 @@ export const progressPhotoRoutes = defineRoutes('progress-photo-routes', ['db'],
     '/v2/progress-photos/:id',
     {
       config: { access: scoped(['projects:read'], { project: ofRecord, role: 'editor' }) },
-      schema: { tags, operationId: 'deleteProgressPhoto', params: Id, response: { 204: Type.Null(), ...errorResponses() } },
+      schema: {
+        tags,
+        operationId: 'deleteProgressPhoto',
+        summary: 'Delete a progress photo delivery',
+        params: Id,
+        response: { 204: Type.Null(), ...errorResponses() },
+      },
     },
     async (req, reply) => {
       await photos.remove(req.params.id);

@@ -72,7 +72,10 @@ export const projectImageRoutes = defineRoutes('project-image-routes', ['project
 
   app.get(
     '/v2/projects/:exid/logos/:logo_id',
-    { config: settings('viewer'), schema: { tags, operationId: 'getProjectLogo', params: LogoParams, response: { 200: Logo, ...errorResponses() } } },
+    {
+      config: settings('viewer'),
+      schema: { tags, operationId: 'getProjectLogo', summary: 'One of a project’s logos', params: LogoParams, response: { 200: Logo, ...errorResponses() } },
+    },
     async (req) => projectImages.getLogo(allowedProject(req).project, req.params.logo_id),
   );
 
@@ -116,7 +119,16 @@ export const projectImageRoutes = defineRoutes('project-image-routes', ['project
 
   app.delete(
     '/v2/projects/:exid/logos/:logo_id',
-    { config: settings('admin'), schema: { tags, operationId: 'deleteProjectLogo', params: LogoParams, response: { 204: Type.Null(), ...errorResponses() } } },
+    {
+      config: settings('admin'),
+      schema: {
+        tags,
+        operationId: 'deleteProjectLogo',
+        summary: 'Delete one of a project’s logos',
+        params: LogoParams,
+        response: { 204: Type.Null(), ...errorResponses() },
+      },
+    },
     async (req, reply) => {
       await projectImages.deleteLogo(allowedProject(req).project, req.params.logo_id);
       return reply.code(204).send(null);
@@ -180,7 +192,16 @@ export const projectImageRoutes = defineRoutes('project-image-routes', ['project
 
   app.delete(
     '/v2/projects/:exid/thumbnail',
-    { config: settings('admin'), schema: { tags, operationId: 'deleteProjectThumbnail', params: Params, response: { 204: Type.Null(), ...errorResponses() } } },
+    {
+      config: settings('admin'),
+      schema: {
+        tags,
+        operationId: 'deleteProjectThumbnail',
+        summary: 'Delete a project’s thumbnail',
+        params: Params,
+        response: { 204: Type.Null(), ...errorResponses() },
+      },
+    },
     async (req, reply) => {
       await projectImages.deleteThumbnail(allowedProject(req).project);
       return reply.code(204).send(null);

@@ -67,7 +67,10 @@ export const projectRoutes = defineRoutes('project-routes', ['projects', 'direct
 
   app.get(
     '/v2/projects/:exid',
-    { config: { access: read() }, schema: { tags, operationId: 'getProject', params: ExidParams, response: { 200: ProjectRecord, ...errorResponses() } } },
+    {
+      config: { access: read() },
+      schema: { tags, operationId: 'getProject', summary: 'One project', params: ExidParams, response: { 200: ProjectRecord, ...errorResponses() } },
+    },
     async (req) => {
       const { project, role } = allowedProject(req);
       return projects.get(project.id, role);

@@ -76,6 +76,7 @@ export const userRoutes = defineRoutes(
         schema: {
           tags,
           operationId: 'getUserFeatures',
+          summary: 'The features enabled for a person, by e-mail',
           params: Type.Object({ email: Type.String({ minLength: 3, maxLength: 254 }) }),
           response: { 200: Type.Object({ email: Type.String(), features: Type.Array(Type.String()) }), ...errorResponses() },
         },
@@ -110,6 +111,7 @@ export const userRoutes = defineRoutes(
         schema: {
           tags,
           operationId: 'getUserRoles',
+          summary: 'The caller’s platform role and role on each project',
           response: { 200: Type.Object({ platform_role: StringEnum(['admin', 'user']), projects: Type.Array(ProjectRole) }), ...errorResponses() },
         },
       },

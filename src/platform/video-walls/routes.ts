@@ -72,7 +72,7 @@ export const videoWallRoutes = defineRoutes('video-wall-routes', ['videoWalls', 
     '/v2/video-walls/:id',
     {
       config: { access: scoped(['project:video_wall'], { project: ofWall }) },
-      schema: { tags, operationId: 'getVideoWall', params: Params, response: { 200: Wall, ...errorResponses() } },
+      schema: { tags, operationId: 'getVideoWall', summary: 'One video wall', params: Params, response: { 200: Wall, ...errorResponses() } },
     },
     async (req) => videoWalls.get(req.params.id),
   );
@@ -100,7 +100,7 @@ export const videoWallRoutes = defineRoutes('video-wall-routes', ['videoWalls', 
     '/v2/video-walls/:id',
     {
       config: { access: scoped(['project:video_wall'], { project: ofWall, role: 'editor' }) },
-      schema: { tags, operationId: 'deleteVideoWall', params: Params, response: { 204: Type.Null(), ...errorResponses() } },
+      schema: { tags, operationId: 'deleteVideoWall', summary: 'Delete a video wall', params: Params, response: { 204: Type.Null(), ...errorResponses() } },
     },
     async (req, reply) => {
       await videoWalls.delete(req.params.id);

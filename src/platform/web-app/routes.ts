@@ -62,7 +62,10 @@ export async function webAppRoutes(app: FastifyInstance): Promise<void> {
     for (const { url, file } of Object.values(VENDOR)) {
       web.get(url, async (_req, reply) => {
         let body = vendorFiles.get(file);
-        if (!body) vendorFiles.set(file, (body = await readFile(file)));
+        if (!body) {
+          body = await readFile(file);
+          vendorFiles.set(file, body);
+        }
         return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(body);
       });
     }

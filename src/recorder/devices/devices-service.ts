@@ -60,6 +60,16 @@ export class DevicesService {
     return (await this.db.kysely.selectFrom('devices').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
   }
 
+  /** How many devices are in each state (docs/deploy.md, Metrics). */
+  async countByState(): Promise<Map<string, number>> {
+    const rows = await this.db.kysely
+      .selectFrom('devices')
+      .select((eb) => ['state', eb.fn.countAll<number | string>().as('n')])
+      .groupBy('state')
+      .execute();
+    return new Map(rows.map((r) => [r.state, Number(r.n)]));
+  }
+
   async list(): Promise<Device[]> {
     return (await this.db.kysely.selectFrom('devices').selectAll().orderBy('created_at').orderBy('id').execute()).map((r) => this.toDevice(r));
   }

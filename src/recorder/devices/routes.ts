@@ -33,7 +33,10 @@ export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get(
     '/api/devices',
-    { config: { auth: 'read' }, schema: { tags, operationId: 'listDevices', response: { 200: Type.Array(Device), ...errorResponses() } } },
+    {
+      config: { auth: 'read' },
+      schema: { tags, operationId: 'listDevices', summary: 'The recorder’s devices', response: { 200: Type.Array(Device), ...errorResponses() } },
+    },
     async () => devices.list(),
   );
 
@@ -68,7 +71,10 @@ export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get(
     '/api/devices/:id',
-    { config: { auth: 'read' }, schema: { tags, operationId: 'getDevice', params: DeviceId, response: { 200: Device, ...errorResponses() } } },
+    {
+      config: { auth: 'read' },
+      schema: { tags, operationId: 'getDevice', summary: 'One device', params: DeviceId, response: { 200: Device, ...errorResponses() } },
+    },
     async (req) => devices.get(req.params.id),
   );
 
@@ -116,7 +122,13 @@ export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
     '/api/devices/:id/webhook-tokens',
     {
       config: { auth: 'admin' },
-      schema: { tags: ['events'], operationId: 'listWebhookTokens', params: DeviceId, response: { 200: Type.Array(WebhookToken), ...errorResponses() } },
+      schema: {
+        tags: ['events'],
+        operationId: 'listWebhookTokens',
+        summary: 'A device’s webhook tokens (without their values)',
+        params: DeviceId,
+        response: { 200: Type.Array(WebhookToken), ...errorResponses() },
+      },
     },
     async (req) => {
       await devices.get(req.params.id);

@@ -8,6 +8,9 @@ import { pageMeta, pageOffset } from '../../lib/http/pagination.js';
 export type Segment = SegmentsTable;
 
 export class SegmentIndex {
+  /** Segments added since the process started (docs/deploy.md, Metrics). */
+  written = 0;
+
   constructor(private readonly db: RecorderDb) {}
 
   async openRun(deviceId: string, stream: string, start: Date): Promise<string> {
@@ -41,6 +44,7 @@ export class SegmentIndex {
           .execute();
       }
     });
+    this.written++;
     return row;
   }
 

@@ -39,7 +39,15 @@ export async function remoteStorageRoutes(fastify: FastifyInstance): Promise<voi
 
   app.get(
     '/api/remote_storages',
-    { config: admin, schema: { tags, operationId: 'listRemoteStorages', response: { 200: Type.Array(Record_), ...errorResponses() } } },
+    {
+      config: admin,
+      schema: {
+        tags,
+        operationId: 'listRemoteStorages',
+        summary: 'The remote storages footage can be sent to',
+        response: { 200: Type.Array(Record_), ...errorResponses() },
+      },
+    },
     async () => remoteStorages.list(),
   );
   app.post(
@@ -49,6 +57,7 @@ export async function remoteStorageRoutes(fastify: FastifyInstance): Promise<voi
       schema: {
         tags,
         operationId: 'createRemoteStorage',
+        summary: 'Add a remote storage',
         body: Type.Object({ ...Fields, config: Type.Optional(Config) }, { additionalProperties: false }),
         response: { 201: Record_, ...errorResponses() },
       },
@@ -57,7 +66,10 @@ export async function remoteStorageRoutes(fastify: FastifyInstance): Promise<voi
   );
   app.get(
     '/api/remote_storages/:id',
-    { config: admin, schema: { tags, operationId: 'getRemoteStorage', params: Id, response: { 200: Record_, ...errorResponses() } } },
+    {
+      config: admin,
+      schema: { tags, operationId: 'getRemoteStorage', summary: 'One remote storage', params: Id, response: { 200: Record_, ...errorResponses() } },
+    },
     async (req) => remoteStorages.get(req.params.id),
   );
   app.put(
@@ -67,6 +79,7 @@ export async function remoteStorageRoutes(fastify: FastifyInstance): Promise<voi
       schema: {
         tags,
         operationId: 'updateRemoteStorage',
+        summary: 'Change a remote storage',
         params: Id,
         body: Type.Partial(Type.Object(Fields), { additionalProperties: false }),
         response: { 200: Record_, ...errorResponses() },
@@ -76,7 +89,10 @@ export async function remoteStorageRoutes(fastify: FastifyInstance): Promise<voi
   );
   app.delete(
     '/api/remote_storages/:id',
-    { config: admin, schema: { tags, operationId: 'deleteRemoteStorage', params: Id, response: { 204: Type.Null(), ...errorResponses() } } },
+    {
+      config: admin,
+      schema: { tags, operationId: 'deleteRemoteStorage', summary: 'Delete a remote storage', params: Id, response: { 204: Type.Null(), ...errorResponses() } },
+    },
     async (req, reply) => {
       await remoteStorages.remove(req.params.id);
       return reply.code(204).send(null);

@@ -22,6 +22,7 @@ export async function systemRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         tags: ['system'],
         operationId: 'systemStatus',
+        summary: 'The recorder’s version, uptime, CPU, memory and disk',
         response: {
           200: Type.Object({
             version: Type.String(),

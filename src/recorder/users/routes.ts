@@ -63,7 +63,10 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get(
     '/api/users',
-    { config: { auth: 'admin' }, schema: { tags, operationId: 'listUsers', response: { 200: Type.Array(User), ...errorResponses() } } },
+    {
+      config: { auth: 'admin' },
+      schema: { tags, operationId: 'listUsers', summary: 'The recorder’s users', response: { 200: Type.Array(User), ...errorResponses() } },
+    },
     async () => users.list(),
   );
 
@@ -74,6 +77,7 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         tags,
         operationId: 'createUser',
+        summary: 'Add a recorder user',
         body: Type.Object({ email: Email, password: Password, role: Type.Optional(StringEnum(['admin', 'user'])) }, { additionalProperties: false }),
         response: { 201: User, ...errorResponses() },
       },
@@ -83,7 +87,10 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.get(
     '/api/users/:id',
-    { config: { auth: 'admin' }, schema: { tags, operationId: 'getUser', params: Id, response: { 200: User, ...errorResponses() } } },
+    {
+      config: { auth: 'admin' },
+      schema: { tags, operationId: 'getUser', summary: 'One recorder user', params: Id, response: { 200: User, ...errorResponses() } },
+    },
     async (req) => users.get(req.params.id),
   );
 
@@ -94,6 +101,7 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         tags,
         operationId: 'updateUser',
+        summary: 'Change a recorder user (a new password or role ends their tokens)',
         params: Id,
         body: Type.Object(
           { email: Type.Optional(Email), password: Type.Optional(Password), role: Type.Optional(StringEnum(['admin', 'user'])) },
@@ -107,7 +115,16 @@ export async function userRoutes(fastify: FastifyInstance): Promise<void> {
 
   app.delete(
     '/api/users/:id',
-    { config: { auth: 'admin' }, schema: { tags, operationId: 'deleteUser', params: Id, response: { 204: Type.Null(), ...errorResponses() } } },
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags,
+        operationId: 'deleteUser',
+        summary: 'Delete a recorder user and end their tokens',
+        params: Id,
+        response: { 204: Type.Null(), ...errorResponses() },
+      },
+    },
     async (req, reply) => {
       await users.remove(req.recorderUser!.userId, req.params.id);
       return reply.code(204).send(null);

@@ -41,7 +41,7 @@ describe('deadlines', () => {
   it('headers that never finish: 408 in the error body, connection closed', async () => {
     const { data } = await rawClient('GET /health HTTP/1.1\r\nHost: x\r\n');
     expect(data).toMatch(/^HTTP\/1\.1 408 /);
-    expect(bodyOf(data)).toEqual({ code: 'REQUEST_TIMEOUT', message: expect.any(String) });
+    expect(bodyOf(data)).toEqual({ code: 'REQUEST_TIMEOUT', message: expect.any(String), request_id: expect.any(String) });
   });
 
   it('a body trickled a byte at a time: 408, connection closed', async () => {

@@ -25,7 +25,7 @@ describe('sign-in (POST /v2/auth/login)', () => {
     const unknown = await tp.app.inject({ method: 'POST', url: '/v2/auth/login', payload: { username: 'nobody@example.com', password: 'whatever-pw' } });
     for (const res of [wrong, unknown]) {
       expect(res.statusCode).toBe(401);
-      expect(res.json()).toEqual({ code: 'INVALID_CREDENTIALS', message: 'Wrong e-mail or password' });
+      expect(res.json()).toEqual({ code: 'INVALID_CREDENTIALS', message: 'Wrong e-mail or password', request_id: expect.any(String) });
       expect(res.headers['www-authenticate']).toBeTruthy();
     }
   });

@@ -63,8 +63,8 @@ describe('BIM operations (project:bim)', () => {
           () => ({ captured_at: '2026-11-21T08:00:00Z', image }),
         ),
     ],
-    ['GET …/bim/{datetime}', () => spec('GET', () => '/1763625600', 'viewer', 200)],
-    ['DELETE …/bim/{capture_id}', () => spec('DELETE', (w) => `/${w.extra.captureId}`, 'editor', 204)],
+    ['GET …/bim/{capture}', () => spec('GET', () => '/1763625600', 'viewer', 200)],
+    ['DELETE …/bim/{capture}', () => spec('DELETE', (w) => `/${w.extra.captureId}`, 'editor', 204)],
     ['GET …/bim/pending', () => spec('GET', () => '/pending', 'viewer', 200)],
     [
       'POST …/bim/pending',

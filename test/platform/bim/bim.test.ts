@@ -453,8 +453,8 @@ describe('upload size and the request body limit', () => {
       [
         'GET /v2/cameras/{camera_exid}/bim',
         'POST /v2/cameras/{camera_exid}/bim',
-        'GET /v2/cameras/{camera_exid}/bim/{datetime}',
-        'DELETE /v2/cameras/{camera_exid}/bim/{capture_id}',
+        'GET /v2/cameras/{camera_exid}/bim/{capture}',
+        'DELETE /v2/cameras/{camera_exid}/bim/{capture}',
         'GET /v2/cameras/{camera_exid}/bim/pending',
         'POST /v2/cameras/{camera_exid}/bim/pending',
         'GET /v2/cameras/{camera_exid}/bim/camera-parameters',

@@ -90,7 +90,12 @@ describe('by default (no network opted in)', () => {
     const before = cam.hits.length;
     const res = await createCamera(w, { [field]: url() });
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json()).toEqual({ code: 'VALIDATION_ERROR', message: `${field}: refused by policy`, details: [{ field, message: 'refused by policy' }] });
+    expect(res.json()).toEqual({
+      code: 'VALIDATION_ERROR',
+      message: `${field}: refused by policy`,
+      details: [{ field, message: 'refused by policy' }],
+      request_id: expect.any(String),
+    });
     expect(cam.hits.length).toBe(before);
   });
 
