@@ -14,11 +14,12 @@
 // in the p99; `*_p99_quietest_round_ms` is the lowest p99 of five consecutive slices of the samples.
 // Env: BENCH_SNAPSHOT_ROWS, BENCH_SAMPLES (5000), BENCH_WARMUP (5000 calls), BENCH_SECONDS (10), BENCH_SERVING_ROUNDS (4),
 // BENCH_PG_URL, BENCH_CAMERAS_PARTS (queries,serving), BENCH_CAMERAS_DBS (sqlite,postgres).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { startChild, stopChild } from './children.js';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import SQLite from 'better-sqlite3';
@@ -272,6 +273,7 @@ async function benchQueries(dialect: 'sqlite' | 'postgres'): Promise<Record<stri
     const server = await startChild(
       [join(import.meta.dirname, 'cameras.ts'), '--serve', dataDir, dialect === 'postgres' ? schema : ''],
       /cameras listening on (http:\/\/\S+)/,
+      NO_LOOP,
     );
     const client = new UndiciClient(server.url, { pipelining: 1 });
     let real: Record<string, number[]>;
@@ -329,26 +331,6 @@ async function benchQueries(dialect: 'sqlite' | 'postgres'): Promise<Record<stri
 
 // ---------------------------------------------------------------------------------------------------
 
-function startChild(args: string[], pattern: RegExp): Promise<{ proc: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...NO_LOOP } });
-    proc.stdout!.on('data', (d: Buffer) => {
-      const m = pattern.exec(d.toString());
-      if (m) resolve({ proc, url: m[1]! });
-    });
-    proc.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
-  });
-}
-
-/** SIGTERM, then wait for the exit (the server closes its database pool first). */
-function stopChild(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    proc.once('exit', () => resolve());
-    proc.kill('SIGTERM');
-  });
-}
-
 /** wrk (C, light on the CPU the servers need) when installed, else autocannon. */
 const WRK = ['/usr/bin/wrk', '/usr/local/bin/wrk'].find((p) => existsSync(p));
 
@@ -390,9 +372,9 @@ async function benchServing(): Promise<Record<string, number | string>> {
     await db.close();
 
     const here = import.meta.dirname;
-    const platform = await startChild([join(here, 'cameras.ts'), '--serve', dataDir], /cameras listening on (http:\/\/\S+)/);
+    const platform = await startChild([join(here, 'cameras.ts'), '--serve', dataDir], /cameras listening on (http:\/\/\S+)/, NO_LOOP);
     children.push(platform.proc);
-    const statik = await startChild([join(here, 'static-server.ts'), join(dataDir, 'objects')], /static listening on (http:\/\/\S+)/);
+    const statik = await startChild([join(here, 'static-server.ts'), join(dataDir, 'objects')], /static listening on (http:\/\/\S+)/, NO_LOOP);
     children.push(statik.proc);
 
     const apiUrl = `${platform.url}/v2/cameras/${w.exid}/recordings/snapshots/${takenAt.toISOString()}`;

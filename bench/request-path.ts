@@ -14,6 +14,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
+import { startChild, stopChild } from './children.js';
 import { TICKS_PER_S } from './process-usage.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -66,25 +67,6 @@ function wrk(pid: number, url: string, headers: Headers, seconds: number, refuse
   const ok = refused === 'rolling' ? 1 - non2xx / Number(requests[1]) : 1;
   if (ok < 1) process.stderr.write(`${url.slice(0, 80)}…: ${non2xx} of ${requests[1]} answers non-2xx, left out\n`);
   return { rps: Number(rps[1]) * ok, requests: Number(requests[1]), non2xx, cpuUs: (cpu * 1e6) / Number(requests[1]) };
-}
-
-function startChild(args: string[], pattern: RegExp): Promise<{ proc: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
-    proc.stdout!.on('data', (d: Buffer) => {
-      const m = pattern.exec(d.toString());
-      if (m) resolve({ proc, url: m[1]! });
-    });
-    proc.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}`)));
-  });
-}
-
-function stopChild(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    proc.once('exit', () => resolve());
-    proc.kill('SIGTERM');
-  });
 }
 
 async function until<T>(what: string, f: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
