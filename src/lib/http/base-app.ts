@@ -9,7 +9,7 @@ import { installErrorHandling } from './error-handler.js';
 import { ErrorResponse } from './schemas.js';
 import { installCors } from './cors.js';
 import { capConnectionsPerAddress, clientErrorHandler, deadlineOptions } from './slow-clients.js';
-import { installNulGuard, installValidators } from './validation.js';
+import { installNulGuard, installValidators, urlRefusal } from './validation.js';
 import { installRequestIdHeader, requestIdOptions } from './request-id.js';
 import { installMetrics } from './metrics.js';
 
@@ -45,7 +45,8 @@ export function createBaseApp(opts: BaseAppOptions): FastifyInstance {
   }).withTypeProvider<TypeBoxTypeProvider>();
   // First, so that its onRoute hook sees every route (docs/deploy.md, Metrics).
   const metrics = installMetrics(app, opts.metrics ?? metricsConfig());
-  installRequestIdHeader(app);
+  // The request id header and the address half of the NUL guard, in one hook.
+  installRequestIdHeader(app, urlRefusal);
   capConnectionsPerAddress(app, limits.maxConnectionsPerAddress);
   installCors(app, opts.corsOrigins ?? []);
   installErrorHandling(app, metrics ? (req, reply) => metrics.unmatched(req.method, reply.elapsedTime) : undefined);

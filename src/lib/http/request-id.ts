@@ -21,10 +21,16 @@ export const requestIdOptions: Pick<FastifyServerOptions, 'genReqId' | 'requestI
   },
 };
 
-/** Puts the request id on every response, errors, not-found answers and hijacked streams included. */
-export function installRequestIdHeader(app: FastifyInstance): void {
+/**
+ * The app's one onRequest hook (each hook costs on every request): puts the request id on every
+ * response (errors, not-found answers and hijacked streams included), then refuses a request target
+ * that `refuse` names a reason for (the NUL guard, validation.ts), which then carries the id too.
+ */
+export function installRequestIdHeader(app: FastifyInstance, refuse?: (url: string) => Error | undefined): void {
   app.addHook('onRequest', (req, reply, done) => {
     reply.raw.setHeader(REQUEST_ID_HEADER, req.id);
+    const refusal = refuse?.(req.url);
+    if (refusal) return done(refusal);
     done();
   });
 }

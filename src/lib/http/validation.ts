@@ -37,13 +37,19 @@ function holdsNul(value: unknown, depth = 0): boolean {
 /** Longest request target (path and query) any route needs; Node itself refuses past its 16 KiB header limit. */
 export const MAX_URL_LENGTH = 8192;
 
-// Callback hooks, not async ones: they run on every request, and a promise per hook costs more than the check.
+/** Why a request target is refused before anything else looks at it (too long, a NUL), or undefined. */
+export function urlRefusal(url: string): ApiError | undefined {
+  if (url.length > MAX_URL_LENGTH) return new ApiError('URI_TOO_LONG', `The address is longer than ${MAX_URL_LENGTH} characters`);
+  if (NUL_IN_URL.test(url)) return new ApiError('VALIDATION_ERROR', 'The address holds a NUL character');
+  return undefined;
+}
+
+/**
+ * The body half of the NUL guard (the address half is `urlRefusal`, run in the app's one onRequest
+ * hook, base-app.ts). A callback hook, not an async one: it runs on every request, and a promise per
+ * hook costs more than the check.
+ */
 export function installNulGuard(app: FastifyInstance): void {
-  app.addHook('onRequest', (req, _reply, done) => {
-    if (req.url.length > MAX_URL_LENGTH) return done(new ApiError('URI_TOO_LONG', `The address is longer than ${MAX_URL_LENGTH} characters`));
-    if (NUL_IN_URL.test(req.url)) return done(new ApiError('VALIDATION_ERROR', 'The address holds a NUL character'));
-    done();
-  });
   app.addHook('preValidation', (req, _reply, done) => {
     if (holdsNul(req.body)) return done(new ApiError('VALIDATION_ERROR', 'body: a text field holds a NUL character'));
     done();
