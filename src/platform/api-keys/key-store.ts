@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Cache, CacheRegistry } from '../../lib/cache/index.js';
 import type { PlatformDb } from '../db/database.js';
-import { hashApiKeyBytes, isWellFormedApiKey, sameHash } from '../../lib/auth/api-key-format.js';
+import { API_KEY_LENGTH, hashApiKeyBytes, isWellFormedApiKey, sameHash } from '../../lib/auth/api-key-format.js';
 import { groupByTime, WriteBehind } from '../../lib/write-behind.js';
 import { isScope, type Scope } from '../access/scopes.js';
 import { accountStateOf } from '../users/users-repository.js';
@@ -83,11 +83,18 @@ export class KeyStore {
   }
 
   async lookup(value: string, now = Date.now()): Promise<KeyLookup> {
-    if (!isWellFormedApiKey(value)) return { ok: false, reason: 'malformed' };
+    // The length first, so that only values of a key's length are hashed.
+    if (value.length !== API_KEY_LENGTH) return { ok: false, reason: 'malformed' };
     const digest = hashApiKeyBytes(value);
     const hash = digest.toString('hex');
-    // Unknown values are not kept: they are anyone's to make up.
-    const key = await this.byHash.load(hash, async () => (await this.load(hash)) ?? undefined);
+    // A cached key was found by this hash, so the value is that key's and well formed: its shape and
+    // checksum are checked only before the database is asked (about a µs per request saved).
+    let key = this.byHash.get(hash);
+    if (!key) {
+      if (!isWellFormedApiKey(value)) return { ok: false, reason: 'malformed' };
+      // Unknown values are not kept: they are anyone's to make up.
+      key = await this.byHash.load(hash, async () => (await this.load(hash)) ?? undefined);
+    }
     if (!key) return { ok: false, reason: 'unknown' };
     // The lookup was by hash; compare again in constant time so no path depends on partial matches.
     if (!sameHash(key.hash, digest)) return { ok: false, reason: 'unknown' };
