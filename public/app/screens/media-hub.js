@@ -255,30 +255,20 @@ function MakeForm({ kind, project, cameras, onCancel, onCreated }) {
             ${cameras.map((c) => html`<option value=${c.exid}>${c.name}</option>`)}
           </select>
         </div>
-        <div>
-          <label for=${id('from')}>From</label>
-          <input
-            id=${id('from')}
-            name="from"
-            type="datetime-local"
-            required
-            defaultValue=${defaults.from}
-            aria-invalid=${invalid('from')}
-            aria-describedby=${describe('from', 'media-zone')}
-          />
-        </div>
-        <div>
-          <label for=${id('to')}>To</label>
-          <input
-            id=${id('to')}
-            name="to"
-            type="datetime-local"
-            required
-            defaultValue=${defaults.to}
-            aria-invalid=${invalid('to')}
-            aria-describedby=${describe('to', 'media-zone')}
-          />
-        </div>
+        ${['from', 'to'].map(
+          (field) => html`<div>
+            <label for=${id(field)}>${field === 'from' ? 'From' : 'To'}</label>
+            <input
+              id=${id(field)}
+              name=${field}
+              type="datetime-local"
+              required
+              defaultValue=${defaults[field]}
+              aria-invalid=${invalid(field)}
+              aria-describedby=${describe(field, 'media-zone')}
+            />
+          </div>`,
+        )}
         <p id="media-zone" class="muted media-wide media-hint">Times are your own (${offsetLabel()}).</p>
         ${
           clip
