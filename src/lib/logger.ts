@@ -7,7 +7,7 @@
 // The request path against bare Fastify); on a terminal they are pretty-printed by pino-pretty instead.
 import { createRequire } from 'node:module';
 import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
-import { destination, stdSerializers, type DestinationStream } from 'pino';
+import { destination, stdSerializers, symbols, type DestinationStream } from 'pino';
 
 /** Headers that carry credentials, for code that logs a request's headers (the request serializer does not). */
 const SECRET_HEADERS = [
@@ -37,12 +37,13 @@ export function redactHeaders(headers: unknown): unknown {
 let stdout: DestinationStream | undefined;
 /** The longest a log line waits to be written, and the size of a write. */
 const FLUSH_MS = 250;
-const BATCH_BYTES = 4096;
+const BATCH_BYTES = 16_384;
 
 /**
- * Lines gathered into writes of about 4 kB (some twenty request lines), each written at most a quarter
- * second after it was logged: one write per line cost a tenth of a small request's CPU
- * (docs/benchmarks.md). What is still gathered is written when the process exits; a SIGKILL loses it.
+ * Lines gathered into writes of about 16 kB (some fifty request lines), each written at most a quarter
+ * second after it was logged: each write is a trip through the thread pool, and one per line cost a
+ * tenth of a small request's CPU (docs/benchmarks.md). What is still gathered is written when the
+ * process exits; a SIGKILL loses it.
  */
 function batched(out: ReturnType<typeof destination>): DestinationStream {
   const closed = () => (out as unknown as { destroyed: boolean }).destroyed;
@@ -88,14 +89,24 @@ function stdoutStream(): DestinationStream {
   return stdout;
 }
 
-/** `level` is the service's OVERLOOK_LOG_LEVEL, passed down from its config; apps built without one log at info. */
-export function loggerOptions(level = 'info'): FastifyServerOptions['logger'] {
+/**
+ * The streams of loggers built by `loggerOptions`: their lines are pino's defaults (numeric level, epoch
+ * time, `msg`, no mixin or formatters), so the request line may be written to them directly (OneLinePerRequest).
+ */
+const PLAIN_LINE_STREAMS = new WeakSet<object>();
+
+/**
+ * `level` is the service's OVERLOOK_LOG_LEVEL, passed down from its config; apps built without one log
+ * at info. `stream`: where lines go (tests); stdout by default.
+ */
+export function loggerOptions(level = 'info', stream: DestinationStream = stdoutStream()): FastifyServerOptions['logger'] {
   if (level === 'silent') return false;
+  PLAIN_LINE_STREAMS.add(stream);
   // No pino `redact`: it copies every logged object that has a listed key (every request line). The
   // keys that can hold credentials have serializers instead, which run only on those keys.
   return {
     level,
-    stream: stdoutStream(),
+    stream,
     serializers: {
       req(req) {
         return { method: req.method, url: redactUrl(req.url), remoteAddress: req.ip };
@@ -115,11 +126,29 @@ export function loggerOptions(level = 'info'): FastifyServerOptions['logger'] {
   } as FastifyServerOptions['logger'];
 }
 
+/** What the request line is built from: pino's own logger fields, read through its published symbols. */
+type PinoFields = { levelVal: number; [symbols.chindingsSym]?: string; [symbols.streamSym]?: DestinationStream };
+const INFO = 30;
+
+/**
+ * The request line as pino writes it for `info({ reqId?, req, res, responseTime }, 'request completed')`
+ * through our serializers, built as one template instead (docs/benchmarks.md, The request path against
+ * bare Fastify): pino's generic path (serializers, key walk, stringify per value) cost several µs of a
+ * request that itself costs some twenty. `chindings` are the logger's bindings as pino serialised them
+ * (`,"pid":…,"hostname":…` and, on a request's child logger, its id). test/lib/logger.test.ts proves
+ * the two lines alike, field for field.
+ */
+function requestLine(chindings: string, id: string | undefined, request: FastifyRequest, reply: FastifyReply): string {
+  const reqId = id === undefined ? '' : `,"reqId":${JSON.stringify(id)}`;
+  return `{"level":30,"time":${Date.now()}${chindings}${reqId},"req":{"method":${JSON.stringify(request.method)},"url":${JSON.stringify(redactUrl(request.url))}${request.ip === undefined ? '' : `,"remoteAddress":${JSON.stringify(request.ip)}`}},"res":{"statusCode":${reply.statusCode}},"responseTime":${reply.elapsedTime},"msg":"request completed"}\n`;
+}
+
 /**
  * The framework's request logging, one line per answered request at info instead of two:
  * `{ req: { method, url, remoteAddress }, res: { statusCode }, responseTime }` (ms), with the request id
  * the framework binds; at error when the response failed. Written where the framework wrote its own
- * line (when the response has finished), so it costs no hook.
+ * line (when the response has finished), so it costs no hook. A plain line (no error, nothing added)
+ * to a stream of `loggerOptions` is built directly (`requestLine`); any other goes through pino.
  */
 class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
@@ -129,13 +158,22 @@ class OneLinePerRequest extends LogController {
     const log = reply.log as FastifyBaseLogger | RequestLogger;
     // Through the app's logger with the id in the line when nothing else logged for the request (no child made).
     const direct = log instanceof RequestLogger && !log.made;
+    const target = (direct ? log.parent : log) as FastifyBaseLogger;
+    const extra = (request as unknown as Record<symbol, Record<string, unknown> | undefined>)[EXTRA];
+    if (!error && !extra) {
+      const pino = target as unknown as PinoFields;
+      const stream = pino[symbols.streamSym];
+      const chindings = pino[symbols.chindingsSym];
+      if (stream && typeof chindings === 'string' && PLAIN_LINE_STREAMS.has(stream)) {
+        if (pino.levelVal <= INFO) stream.write(requestLine(chindings, direct ? String(request.id) : undefined, request, reply));
+        return;
+      }
+    }
     const line: Record<string, unknown> = direct ? { [this.requestIdLogLabel]: request.id } : {};
     line.req = request;
     line.res = reply;
     line.responseTime = reply.elapsedTime;
-    const extra = (request as unknown as Record<symbol, Record<string, unknown> | undefined>)[EXTRA];
     if (extra) Object.assign(line, extra);
-    const target = direct ? log.parent : log;
     if (error) target.error({ ...line, err: error }, 'request errored');
     else target.info(line, 'request completed');
   }
@@ -167,13 +205,26 @@ class RequestLogger {
   set level(level: string) {
     this.real.level = level;
   }
-  fatal: LogFn = (...a) => (this.real.fatal as LogFn)(...a);
-  error: LogFn = (...a) => (this.real.error as LogFn)(...a);
-  warn: LogFn = (...a) => (this.real.warn as LogFn)(...a);
-  info: LogFn = (...a) => (this.real.info as LogFn)(...a);
-  debug: LogFn = (...a) => (this.real.debug as LogFn)(...a);
-  trace: LogFn = (...a) => (this.real.trace as LogFn)(...a);
-  silent: LogFn = () => {};
+  // Methods, not arrow fields: a request's logger is made for every request, its closures would be too.
+  fatal(...a: unknown[]): void {
+    (this.real.fatal as LogFn)(...a);
+  }
+  error(...a: unknown[]): void {
+    (this.real.error as LogFn)(...a);
+  }
+  warn(...a: unknown[]): void {
+    (this.real.warn as LogFn)(...a);
+  }
+  info(...a: unknown[]): void {
+    (this.real.info as LogFn)(...a);
+  }
+  debug(...a: unknown[]): void {
+    (this.real.debug as LogFn)(...a);
+  }
+  trace(...a: unknown[]): void {
+    (this.real.trace as LogFn)(...a);
+  }
+  silent(): void {}
   child(bindings: Record<string, unknown>, opts?: object): FastifyBaseLogger {
     return this.real.child(bindings, opts as never);
   }

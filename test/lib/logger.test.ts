@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggerOptions, redactHeaders, redactUrl, requestLogOptions } from '../../src/lib/logger.js';
 import { generateApiKey } from '../../src/lib/auth/api-key-format.js';
+import { requestIdOptions } from '../../src/lib/http/request-id.js';
 
 const KEY = generateApiKey();
 const JWT = 'eyJhbGciOiJFUzI1NiJ9.eyJzdWIiOiJwZXJzb24ifQ.c2lnbmF0dXJlLWJ5dGVzLWhlcmU';
@@ -20,7 +21,7 @@ beforeAll(async () => {
       done();
     },
   });
-  app = Fastify({ logger: { ...(loggerOptions('info') as object), stream } as never, ...requestLogOptions() });
+  app = Fastify({ logger: { ...(loggerOptions('info') as object), stream } as never, ...requestLogOptions(), ...requestIdOptions });
   app.get('/*', async (req) => ({ query: req.query }));
   app.get('/noisy', async (req) => {
     req.log.warn({ step: 1 }, 'handler says');
@@ -130,5 +131,89 @@ describe('redactUrl', () => {
   it('keeps an empty credential value and bad percent-encoding readable', () => {
     expect(redactUrl('/a?token=&x=%zz')).toBe('/a?token=&x=%zz');
     expect(redactUrl('/a?%zztoken=1')).toBe('/a?%zztoken=[redacted]');
+  });
+});
+
+describe('the request line built directly', () => {
+  // The same routes behind a logger whose stream loggerOptions knows (the direct line) and behind the
+  // pino path above: the lines must say the same, field for field (only the times differ).
+  const direct: string[] = [];
+  let fast: FastifyInstance;
+  let serializedByPino = 0;
+  beforeAll(async () => {
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        direct.push(String(chunk));
+        done();
+      },
+    });
+    // Counts the pino path's use: a plain request line must not go through it.
+    const options = loggerOptions('info', stream) as { serializers: { req: (r: unknown) => unknown } };
+    const req = options.serializers.req;
+    options.serializers.req = (r) => {
+      serializedByPino++;
+      return req(r);
+    };
+    fast = Fastify({ logger: options as never, ...requestLogOptions(), ...requestIdOptions });
+    fast.get('/*', async (req) => ({ query: req.query }));
+    fast.get('/noisy', async (req) => {
+      req.log.warn({ step: 1 }, 'handler says');
+      return {};
+    });
+    await fast.ready();
+  });
+  afterAll(() => fast.close());
+
+  const both = async (url: string, headers: Record<string, string> = {}) => {
+    lines.length = 0;
+    direct.length = 0;
+    await app.inject({ method: 'GET', url, headers });
+    await fast.inject({ method: 'GET', url, headers });
+    const strip = (l: string) => {
+      const { time, responseTime, pid, ...rest } = JSON.parse(l);
+      expect(typeof time).toBe('number');
+      if (rest.msg === 'request completed') expect(typeof responseTime).toBe('number');
+      expect(pid).toBe(process.pid);
+      return rest;
+    };
+    expect(direct).toHaveLength(lines.length);
+    return { viaPino: lines.map(strip), built: direct.map(strip), raw: direct };
+  };
+
+  it('writes what pino writes, for plain, odd and secret-bearing URLs', async () => {
+    for (const url of [
+      '/v2/projects',
+      '/v2/x?q="quoted"\\&tab=%09',
+      `/v2/projects?access_key=${KEY}`,
+      `/v2/share/${JWT}?token=${MEDIA_TOKEN}`,
+      '/ünïcode?ä=ö',
+    ]) {
+      const { viaPino, built, raw } = await both(url, { 'x-request-id': 'same-id' });
+      expect(built, url).toEqual(viaPino);
+      expect(serializedByPino, 'the direct line, not pino’s path').toBe(0);
+      expect(built[0]).toMatchObject({ level: 30, msg: 'request completed', reqId: 'same-id', res: { statusCode: 200 } });
+      for (const secret of [KEY, JWT, MEDIA_TOKEN]) expect(raw.join(''), url).not.toContain(secret);
+    }
+  });
+
+  it('writes the same when the handler logged through its request logger (a child with the id)', async () => {
+    const { viaPino, built, raw } = await both('/noisy', { 'x-request-id': 'abc-2' });
+    expect(built).toEqual(viaPino);
+    expect(raw[1]!.match(/"reqId"/g)).toHaveLength(1);
+  });
+
+  it('writes nothing below the logger’s level', async () => {
+    const quiet: string[] = [];
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        quiet.push(String(chunk));
+        done();
+      },
+    });
+    const warnApp = Fastify({ logger: loggerOptions('warn', stream) as never, ...requestLogOptions() });
+    warnApp.get('/', async () => ({}));
+    await warnApp.inject({ method: 'GET', url: '/' });
+    await warnApp.close();
+    expect(quiet).toEqual([]);
   });
 });
