@@ -21,6 +21,8 @@ export type CacheFactKind =
   | 'camera'
   /** What a camera's RTSP stream was found to carry (its probe results). Id: camera exid. */
   | 'camera-stream'
+  /** A camera's recorded frames (its rows of the snapshot index), forgotten when any of them is removed. Id: camera id. */
+  | 'camera-snapshots'
   /** An open ONVIF session at one address with one set of credentials. Id: a hash of those. */
   | 'onvif-session'
   /** One recorder access token. Id: token id. */

@@ -233,7 +233,11 @@ export class CameraSettingsService {
     await this.teardown.stop(exid);
     this.caches.forget([{ kind: 'camera-stream', id: exid }]);
     await cameraRepo.deleteCamera(this.db, row.id);
-    this.caches.forget([{ kind: 'camera', id: exid }]);
+    // Its recorded frames' rows go by cascade, those a capture added after the deletion hooks too.
+    this.caches.forget([
+      { kind: 'camera', id: exid },
+      { kind: 'camera-snapshots', id: row.id },
+    ]);
     this.recordings.onChange(row.id);
     // On the project, so the project's history shows it once the camera is gone.
     await this.record(

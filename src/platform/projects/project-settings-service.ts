@@ -101,7 +101,11 @@ export class ProjectSettingsService {
     this.caches.forget(cameras.map((c): CacheFact => ({ kind: 'camera-stream', id: c.exid })));
     await deleteProject(this.db, project.id);
     this.caches.forget([
-      ...cameras.map((c): CacheFact => ({ kind: 'camera', id: c.exid })),
+      ...cameras.flatMap((c): CacheFact[] => [
+        { kind: 'camera', id: c.exid },
+        // The cameras' recorded frames' rows go by cascade.
+        { kind: 'camera-snapshots', id: c.id },
+      ]),
       { kind: 'project', id: project.id },
       ...members.flatMap((m): CacheFact[] => [
         { kind: 'user-roles', id: m.user_id },

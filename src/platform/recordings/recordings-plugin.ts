@@ -28,7 +28,7 @@ export const recordingsFeature = defineFeature({
   needs: ['config', 'db', 'storage', 'cameras', 'connections', 'deletionHooks', 'caches', 'workLeases'],
   offers: ['snapshotIndex', 'snapshotReader', 'recordingSettings', 'manualCapture', 'recorder'],
   build: ({ config, db, storage, cameras, connections, deletionHooks, caches, workLeases }, app) => {
-    const snapshotIndex = new SnapshotIndex(db);
+    const snapshotIndex = new SnapshotIndex(db, caches);
     const writer = new SnapshotWriter(storage, snapshotIndex);
     const retention = new RetentionJob(db, storage, snapshotIndex, app.log);
     // Cameras and retention are shared with the other nodes by lease; the camera list is reloaded at

@@ -1,6 +1,16 @@
 // The snapshots and snapshot_buckets tables: the index of a camera's cloud recordings, one row per stored
 // JPEG plus per-15-minute counts kept in the same transactions (snapshot-index.ts: key layout, buckets).
+//
+// The rows found by exact time are cached (`recordings.index-rows`, docs/architecture.md, Caches): a
+// frame's URL names its millisecond, so a player or dashboard asking for it again is answered without
+// the database. Only a row found at the very start of the span asked for is kept: no row added later
+// can come before it in that span (a second row at the same time is refused), so adding frames changes
+// no kept answer, and rows are never updated. Removing rows can: `remove` forgets the camera's
+// `camera-snapshots` fact itself, after its transaction, and so do the deletions of a camera and of a
+// project, whose rows go by cascade. Forgets reach the other nodes over the invalidation bus; the ttl
+// bounds what a node that missed one serves.
 import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Cache, CacheFact, CacheRegistry } from '../../lib/cache/index.js';
 import type { PlatformDatabase, PlatformDb } from '../db/database.js';
 import type { SnapshotSource } from './recordings-tables.js';
 import { ApiError } from '../../lib/errors.js';
@@ -8,15 +18,34 @@ import { BUCKET_MS, bucketOf, checkedIso, type BucketRange, type ListQuery, type
 
 const CHUNK = 500;
 const MAX_INDEX_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999);
+/** About 0.5 kB each: at most ~5 MB of index rows. */
+const CACHED_ROWS = 10_000;
+const CACHED_ROW_TTL_MS = 60_000;
+
+/** What forgets a camera's cached index rows: any removal of its frames (retention, deletion). */
+export const cameraSnapshotsFact = (cameraId: string): CacheFact => ({ kind: 'camera-snapshots', id: cameraId });
 
 export class SnapshotIndex {
   private readonly k: Kysely<PlatformDatabase>;
+  /** Index rows by camera id and their exact taken_at (see the top of this file for what may be kept). */
+  private readonly rows: Cache<string, SnapshotEntry>;
 
-  constructor(db: PlatformDb) {
+  constructor(
+    db: PlatformDb,
+    private readonly caches: CacheRegistry,
+  ) {
     this.k = db.kysely;
+    this.rows = caches.create('recordings.index-rows', {
+      max: CACHED_ROWS,
+      ttlMs: CACHED_ROW_TTL_MS,
+      facts: (key) => [cameraSnapshotsFact(key.slice(0, key.indexOf('\u0000')))],
+    });
   }
 
-  /** Inserts one stored JPEG (and keeps its summary counts) in one transaction. Duplicate (camera, taken_at): throws ApiError CONFLICT. */
+  /**
+   * Inserts one stored JPEG (and keeps its summary counts) in one transaction. Duplicate (camera, taken_at): throws ApiError CONFLICT.
+   * Forgets nothing: a new row changes no cached answer (see the top of this file).
+   */
   async add(e: NewSnapshot): Promise<void> {
     const takenAt = checkedIso(e.takenAt);
     try {
@@ -59,9 +88,18 @@ export class SnapshotIndex {
     return rows.map((r) => ({ takenAt: r.taken_at, objectKey: r.object_key }));
   }
 
-  /** Removes these entries (and their summary counts) in one transaction. */
+  /** Removes these entries (and their summary counts) in one transaction, and forgets the camera's cached rows. */
   async remove(cameraId: string, takenAts: readonly string[]): Promise<void> {
     if (takenAts.length === 0) return;
+    try {
+      await this.removeRows(cameraId, takenAts);
+    } finally {
+      // Also after a failure: the commit may have happened all the same.
+      this.caches.forget([cameraSnapshotsFact(cameraId)]);
+    }
+  }
+
+  private async removeRows(cameraId: string, takenAts: readonly string[]): Promise<void> {
     await this.k.transaction().execute(async (trx) => {
       const perBucket = new Map<number, number>();
       for (let i = 0; i < takenAts.length; i += CHUNK) {
@@ -99,8 +137,22 @@ export class SnapshotIndex {
     return this.edge(cameraId, 'asc');
   }
 
-  /** The first entry taken in [fromIso, toIso). */
+  /** The first entry taken in [fromIso, toIso); one taken at `fromIso` itself from memory once found. */
   async firstIn(cameraId: string, fromIso: string, toIso: string): Promise<SnapshotEntry | null> {
+    if (!(fromIso < toIso)) return null; // ISO texts of four-digit years sort in time order
+    // Concurrent lookups from the same time share one query; its answer is kept only when it is the
+    // row at `fromIso`, which is then the answer for any span starting there. Otherwise (nothing at
+    // `fromIso`) a lookup whose own query did not run asks for its own span.
+    const own: { entry?: SnapshotEntry | null } = {};
+    const exact = await this.rows.load(`${cameraId}\u0000${fromIso}`, async () => {
+      own.entry = await this.queryFirstIn(cameraId, fromIso, toIso);
+      return own.entry?.takenAt === fromIso ? own.entry : undefined;
+    });
+    if (exact) return exact;
+    return own.entry !== undefined ? own.entry : this.queryFirstIn(cameraId, fromIso, toIso);
+  }
+
+  private async queryFirstIn(cameraId: string, fromIso: string, toIso: string): Promise<SnapshotEntry | null> {
     const row = await this.k
       .selectFrom('snapshots')
       .selectAll()
