@@ -6,6 +6,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cacheChannel } from '../../../src/lib/cache/index.js';
 import { revokeKeyRow } from '../../../src/platform/api-keys/api-keys-repository.js';
+import { servicesOf } from '../../../src/platform/plugins/feature.js';
+import { RetentionJob } from '../../../src/platform/recordings/retention.js';
 import { buildPeerNode, type TestNode } from '../../helpers/cluster.js';
 import { testDialect } from '../../helpers/db.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
@@ -175,6 +177,19 @@ describe.skipIf(testDialect() !== 'postgres')('a change on one node is honoured 
     await shows(b, get(`/v2/cameras/${c.exid}`, owner.auth), (r) => r.name === 'Old name', Date.now());
     const at = await onA({ method: 'PATCH', url: `/v2/cameras/${c.exid}/settings`, headers: owner.auth, payload: { name: 'New name' } }, 200);
     await shows(b, get(`/v2/cameras/${c.exid}`, owner.auth), (r) => r.name === 'New name', at);
+  });
+
+  it('a recorded frame removed by retention on A is not served by B, which had it in memory', async () => {
+    const c = await tp.camera(owner, exid, 'Recording camera');
+    const shot = await a.inject({ method: 'POST', url: `/v2/cameras/${c.exid}/snapshots`, headers: owner.auth, payload: {} });
+    expect(shot.statusCode, shot.body).toBe(201);
+    const k = await tp.key(owner, { projects: [exid], scopes: ['camera:recordings'] });
+    const frame = get(`/v2/cameras/${c.exid}/recordings/snapshots/${shot.json().created_at}`, { ...k.headers, accept: 'image/jpeg' });
+    await answers(b, frame, 200, Date.now());
+    const p = servicesOf(a);
+    const { id } = await p.cameras.row(c.exid);
+    expect(await new RetentionJob(p.db, p.storage, p.snapshotIndex).runCamera(id, new Date(Date.now() + 60_000))).toBe(1);
+    await answers(b, frame, 404, Date.now());
   });
 
   it('a project renamed on A shows its new name on B, in the project and in its cameras’ records', async () => {
