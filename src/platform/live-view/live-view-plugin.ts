@@ -21,14 +21,18 @@ export const liveViewFeature = defineFeature({
   offers: ['liveView', 'mediaTokens'],
   build: ({ config, signer, cameras, connections, directory, caches, workLeases, sessions, keys }, app) => {
     // A media token holds only while what it was issued through does (docs/security.md, Revocation).
-    const mediaTokens = new MediaTokens(signer, {
-      sessionLive: (sessionId, userId) => sessions.isLive(sessionId, userId),
-      keyLive: (keyId, userId) => keys.isLive(keyId, userId),
-      seesCamera: async (userId, cameraExid) => {
-        const project = await directory.projectOfCamera(cameraExid);
-        return project.found && (await directory.roleOf(userId, project.id)) !== null;
+    const mediaTokens = new MediaTokens(
+      signer,
+      {
+        sessionLive: (sessionId, userId) => sessions.isLive(sessionId, userId),
+        keyLive: (keyId, userId) => keys.isLive(keyId, userId),
+        seesCamera: async (userId, cameraExid) => {
+          const project = await directory.projectOfCamera(cameraExid);
+          return project.found && (await directory.roleOf(userId, project.id)) !== null;
+        },
       },
-    });
+      caches,
+    );
     const streams = new LiveStreams(join(config.dataDir, 'live-hls'), config.ffmpegPath, config.hlsIdleSeconds * 1000, app.log, config.liveStreams);
     const liveView = new LiveViewService(
       config,

@@ -6,8 +6,11 @@
 // count who is watching. On every playlist and segment fetch the credential it was issued through must
 // still be live and the person behind it (`uid`) must still see the camera's project, so ending a
 // session, disabling an account or removing a member stops the token at once (docs/security.md).
+// A token's signature is checked once: its claims are kept until it expires (`live-view.verified-media-tokens`,
+// docs/architecture.md, Caches), as a sign-in JWT's are; what it was issued through is still asked every time.
 import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
+import type { Cache, CacheRegistry } from '../../lib/cache/index.js';
 import type { JwtSigner } from '../../lib/auth/jwt.js';
 import type { TokenVerifier } from '../access/registered-route.js';
 import type { Principal } from '../access/principal.js';
@@ -53,11 +56,20 @@ const tokenOf = (req: FastifyRequest): string | null => {
   return typeof t === 'string' && t.length > 0 && t.length < 4096 ? t : null;
 };
 
+/** The most a verified token's claims are kept (never past the token's own expiry). */
+const VERIFIED_TTL_MS = 60_000;
+
 export class MediaTokens {
+  /** Signature-checked claims by token; invalid tokens are not kept (anyone can make them up). */
+  private readonly verified: Cache<string, MediaClaims>;
+
   constructor(
     private readonly signer: JwtSigner,
     private readonly holders: MediaHolders,
-  ) {}
+    caches: CacheRegistry,
+  ) {
+    this.verified = caches.create('live-view.verified-media-tokens', { max: 10_000, ttlMs: VERIFIED_TTL_MS });
+  }
 
   /** Whether what the token was issued through still holds: checked on every fetch, cached where the answers are. */
   private async stillHeld(claims: MediaClaims): Promise<boolean> {
@@ -89,10 +101,16 @@ export class MediaTokens {
 
   /** The claims of a valid media token, or null (bad signature, expired, another audience, malformed). */
   async read(token: string): Promise<MediaClaims | null> {
+    // A segment fetch is one ES256 verification less (docs/benchmarks.md); the entry leaves at the token's expiry.
+    const known = this.verified.get(token);
+    if (known) return known;
     try {
       const p = await this.signer.verifyFor(MEDIA_AUDIENCE, token);
       if (typeof p.sub !== 'string' || typeof p.uid !== 'string' || typeof p.cam !== 'string' || typeof p.vid !== 'string') return null;
-      return { subject: p.sub, userId: p.uid, cameraExid: p.cam, viewerId: p.vid };
+      const claims: MediaClaims = { subject: p.sub, userId: p.uid, cameraExid: p.cam, viewerId: p.vid };
+      const ttlMs = (p.exp ?? 0) * 1000 - Date.now();
+      if (ttlMs > 0) this.verified.set(token, claims, { ttlMs });
+      return claims;
     } catch {
       return null;
     }
