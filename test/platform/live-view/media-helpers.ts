@@ -174,32 +174,56 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 /**
+ * rtsp-server-perl on free loopback ports, listening. Ports found free can be taken by another test process
+ * before the server binds them, and Perl starts slowly on a loaded machine: a server that exits or does not
+ * listen in time is replaced by one on new ports, three times at most.
+ */
+async function startRtspServer(): Promise<{ server: ChildProcess; clientPort: number; sourcePort: number }> {
+  for (let attempt = 1; ; attempt++) {
+    const [clientPort, sourcePort, rtpPort] = [await freeTcpPort(), await freeTcpPort(), await freeUdpPair()];
+    const server = spawn(
+      'rtsp-server-perl',
+      [
+        '--clientport',
+        String(clientPort),
+        '--serverport',
+        String(sourcePort),
+        '--rtp_start_port',
+        String(rtpPort),
+        '--client_listen_address',
+        '127.0.0.1',
+        '--source_listen_address',
+        '127.0.0.1',
+        '--loglevel',
+        '1',
+      ],
+      { stdio: 'ignore' },
+    );
+    try {
+      await eventually(
+        async () => {
+          if (server.exitCode !== null || server.signalCode !== null) throw new Error('the RTSP server exited before it listened');
+          return (await tcpOpen(clientPort)) && (await tcpOpen(sourcePort));
+        },
+        'the RTSP server to listen',
+        30_000,
+      );
+      return { server, clientPort, sourcePort };
+    } catch (err) {
+      await stopChild(server);
+      if (attempt === 3) throw err;
+    }
+  }
+}
+
+/**
  * rtsp-server-perl on free loopback ports, and ffmpeg publishing to it (ANNOUNCE/RECORD) a 320x240
  * H.264 High-profile test pattern: a profile and size the platform's own encoder never makes, so a
  * segment that has them was copied, not re-encoded.
  */
 export async function startRtspRig(): Promise<RtspRig> {
-  const [clientPort, sourcePort, rtpPort] = [await freeTcpPort(), await freeTcpPort(), await freeUdpPair()];
-  const server = spawn(
-    'rtsp-server-perl',
-    [
-      '--clientport',
-      String(clientPort),
-      '--serverport',
-      String(sourcePort),
-      '--rtp_start_port',
-      String(rtpPort),
-      '--client_listen_address',
-      '127.0.0.1',
-      '--source_listen_address',
-      '127.0.0.1',
-      '--loglevel',
-      '1',
-    ],
-    { stdio: 'ignore' },
-  );
+  const { server, clientPort, sourcePort } = await startRtspServer();
   const children: ChildProcess[] = [server];
-  await eventually(async () => (await tcpOpen(clientPort)) && (await tcpOpen(sourcePort)), 'the RTSP server to listen', 15_000);
 
   const publish = async (codecArgs: string[], size: string): Promise<string> => {
     const path = `cam${Math.floor(Math.random() * 1e6)}`;
