@@ -142,26 +142,16 @@ describe('frames whose rows go by cascade', () => {
 
   const firstOfSecond = (cameraId: string, t: string) => servicesOf(tp.app).snapshotIndex.firstIn(cameraId, t, new Date(Date.parse(t) + 1000).toISOString());
 
-  it('a deleted camera’s frames are not found, those stored after its hooks ran neither', async () => {
+  it.each([
+    ['camera', (s: Site) => `/v2/cameras/${s.exid}`],
+    ['project', (s: Site) => `/v2/projects/${s.projectExid}`],
+  ])('a deleted %s’s frames are not found, those stored after its deletion hooks ran neither', async (_what, deleteUrl) => {
     const s = await site();
     const t = '2026-03-02T08:00:00.000Z';
     await store(s.id, t);
     expect(await frameAt(s, t)).toBe(t);
     lateFor = s.id;
-    const del = await tp.app.inject({ method: 'DELETE', url: `/v2/cameras/${s.exid}`, headers: owner.auth });
-    expect(del.statusCode, del.body).toBe(204);
-    expect(await frameAt(s, t)).toBeTypeOf('number'); // refused: the key reaches no such camera
-    expect(await firstOfSecond(s.id, t)).toBeNull();
-    expect(await firstOfSecond(s.id, late)).toBeNull();
-  });
-
-  it('a deleted project’s cameras’ frames are not found, those stored after the hooks ran neither', async () => {
-    const s = await site();
-    const t = '2026-03-02T08:00:00.000Z';
-    await store(s.id, t);
-    expect(await frameAt(s, t)).toBe(t);
-    lateFor = s.id;
-    const del = await tp.app.inject({ method: 'DELETE', url: `/v2/projects/${s.projectExid}`, headers: owner.auth });
+    const del = await tp.app.inject({ method: 'DELETE', url: deleteUrl(s), headers: owner.auth });
     expect(del.statusCode, del.body).toBe(204);
     expect(await frameAt(s, t)).toBeTypeOf('number'); // refused: the key reaches no such camera
     expect(await firstOfSecond(s.id, t)).toBeNull();
