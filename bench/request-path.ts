@@ -8,13 +8,14 @@
 // media-token segment read, each as a ratio to the bare route; key and JWT also to /health (the older
 // yardstick); the stored JPEG (API key, Accept: image/jpeg) as a ratio to @fastify/static on the same file.
 // Env: BENCH_SECONDS, BENCH_WARMUP_SECONDS (2), BENCH_RUNS, BENCH_REQUEST_PATH_PARTS (json,jpeg,media),
-// BENCH_SCENARIOS (some of the JSON ones), BENCH_LOG_LEVEL (unset: the default level), BENCH_CLI (a `.ts` runs
+// BENCH_PIN (default on where `taskset` exists and there are two CPUs or more: every server on the last CPU, wrk on
+// the first; 0: wherever the scheduler puts them), BENCH_SCENARIOS (some of the JSON ones), BENCH_LOG_LEVEL (unset: the default level), BENCH_CLI (a `.ts` runs
 // through tsx), BENCH_CPU_PROF (folder for the platform's CPU profile), BENCH_DATABASE_URL (PostgreSQL instead of SQLite).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { startChild, stopChild } from './children.js';
+import { onCpu, startChild, stopChild } from './children.js';
 import { TICKS_PER_S } from './process-usage.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -31,6 +32,10 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const PARTS = (process.env.BENCH_REQUEST_PATH_PARTS ?? 'json,jpeg,media').split(',');
 const CONNECTIONS = 32;
 const WRK = ['/usr/bin/wrk', '/usr/local/bin/wrk'].find((p) => existsSync(p));
+/** Where servers and wrk run: each on a CPU of its own, unless BENCH_PIN=0 or there is nothing to pin with. */
+const PIN = process.env.BENCH_PIN !== '0' && cpus().length >= 2 && ['/usr/bin/taskset', '/bin/taskset'].some((p) => existsSync(p));
+const SERVER_CPU = PIN ? cpus().length - 1 : undefined;
+const WRK_CPU = PIN ? 0 : undefined;
 
 type Headers = Record<string, string>;
 
@@ -53,7 +58,7 @@ function cpuSeconds(pid: number): number {
 function wrk(pid: number, url: string, headers: Headers, seconds: number, refused: boolean | 'rolling' = false): WrkResult {
   const cpuBefore = cpuSeconds(pid);
   const args = ['-t', '1', '-c', String(CONNECTIONS), '-d', `${seconds}s`, ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url];
-  const r = spawnSync(WRK!, args, { encoding: 'utf8' });
+  const r = spawnSync(...onCpu(WRK_CPU, WRK!, args), { encoding: 'utf8' });
   const cpu = cpuSeconds(pid) - cpuBefore;
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(r.stdout);
   const requests = /(\d+) requests in/.exec(r.stdout);
@@ -153,10 +158,8 @@ async function main(): Promise<void> {
     // The platform's log goes to a file, as a service's stdout goes to a pipe or file in production.
     const port = 3950 + Math.floor(Math.random() * 40);
     const logFd = openSync(logFile, 'a');
-    const platform = spawn(process.execPath, [...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []), ...cliArgs('serve', '--port', String(port))], {
-      env,
-      stdio: ['ignore', logFd, 'inherit'],
-    });
+    const platformArgs = [...(PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : []), ...cliArgs('serve', '--port', String(port))];
+    const platform = spawn(...onCpu(SERVER_CPU, process.execPath, platformArgs), { env, stdio: ['ignore', logFd, 'inherit'] });
     closeSync(logFd);
     children.push(platform);
     const url = `http://127.0.0.1:${port}`;
@@ -184,7 +187,7 @@ async function main(): Promise<void> {
     // The bare route answers the very JSON the platform answers.
     const cameraJson = join(dataDir, 'camera.json');
     writeFileSync(cameraJson, JSON.stringify(await json(cameraUrl, { headers: key })));
-    const bare = await startChild([join(import.meta.dirname, 'bare-server.ts'), cameraJson], /bare listening on (http:\/\/\S+)/);
+    const bare = await startChild([join(import.meta.dirname, 'bare-server.ts'), cameraJson], /bare listening on (http:\/\/\S+)/, {}, SERVER_CPU);
     children.push(bare.proc);
     const bareUrl = `${bare.url}/v2/cameras/${camera.exid}`;
 
@@ -209,7 +212,7 @@ async function main(): Promise<void> {
       const objects = join(dataDir, 'objects');
       const file = filesUnder(objects).find((f) => f.endsWith('.jpg') && statSync(f).size === body.length && readFileSync(f).equals(body));
       if (!file) throw new Error('the stored JPEG is not under the object folder');
-      const statik = await startChild([join(import.meta.dirname, 'static-server.ts'), objects], /static listening on (http:\/\/\S+)/);
+      const statik = await startChild([join(import.meta.dirname, 'static-server.ts'), objects], /static listening on (http:\/\/\S+)/, {}, SERVER_CPU);
       children.push(statik.proc);
       jpeg = {
         api: { name: 'jpeg_api', url: apiUrl, headers: apiHeaders, pid: platform.pid! },
@@ -319,6 +322,7 @@ async function main(): Promise<void> {
       database: env.DATABASE_URL ? 'postgres' : 'sqlite',
       log_level: env.OVERLOOK_LOG_LEVEL ?? 'default (info)',
       wrk: `1 thread, ${CONNECTIONS} connections, ${SECONDS} s, ${WARMUP_SECONDS} s warm-up, ${RUNS} runs`,
+      cpus: PIN ? `servers on CPU ${SERVER_CPU}, wrk on CPU ${WRK_CPU}` : 'not pinned',
       load_average_before: loadBefore.map((n) => n.toFixed(2)).join(' '),
       load_average_after: loadAfter.map((n) => n.toFixed(2)).join(' '),
       // One line per request is the logging's promise: counted from the platform's log file.
