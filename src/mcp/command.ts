@@ -6,6 +6,7 @@ import { mcpConfig, processEnv, resolveDataDir, type Env, type ServeFlags } from
 import { loggerOptions } from '../lib/logger.js';
 import { withCompanionFlags } from '../lib/services/serve-command.js';
 import { closeOnSignals } from '../lib/process/close-on-signals.js';
+import { collectStartupGarbage } from '../lib/process/collect-startup-garbage.js';
 import { buildMcpApp } from './app.js';
 
 const hostForUrl = (host: string) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
@@ -33,6 +34,7 @@ export function registerMcpCommand(program: Command): void {
     resolveDataDir(opts);
     const running = await startMcp(opts);
     process.stdout.write(`overlook: MCP server listening on ${running.url} (resource ${running.resourceUrl}, main API ${opts.apiUrl})\n`);
+    collectStartupGarbage();
     closeOnSignals(() => running.app.close());
   });
 }
