@@ -6,7 +6,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Cache, CacheRegistry } from '../../lib/cache/index.js';
 import type { PlatformDb } from '../db/database.js';
-import { API_KEY_LENGTH, hashApiKeyBytes, isWellFormedApiKey, sameHash } from '../../lib/auth/api-key-format.js';
+import { API_KEY_LENGTH, hashApiKey, isWellFormedApiKey, sameHash } from '../../lib/auth/api-key-format.js';
 import { groupByTime, WriteBehind } from '../../lib/write-behind.js';
 import { isScope, type Scope } from '../access/scopes.js';
 import { accountStateOf } from '../users/users-repository.js';
@@ -85,8 +85,7 @@ export class KeyStore {
   async lookup(value: string, now = Date.now()): Promise<KeyLookup> {
     // The length first, so that only values of a key's length are hashed.
     if (value.length !== API_KEY_LENGTH) return { ok: false, reason: 'malformed' };
-    const digest = hashApiKeyBytes(value);
-    const hash = digest.toString('hex');
+    const hash = hashApiKey(value);
     // A cached key was found by this hash, so the value is that key's and well formed: its shape and
     // checksum are checked only before the database is asked (about a µs per request saved).
     let key = this.byHash.get(hash);
@@ -97,7 +96,7 @@ export class KeyStore {
     }
     if (!key) return { ok: false, reason: 'unknown' };
     // The lookup was by hash; compare again in constant time so no path depends on partial matches.
-    if (!sameHash(key.hash, digest)) return { ok: false, reason: 'unknown' };
+    if (!sameHash(key.hash, hash)) return { ok: false, reason: 'unknown' };
     if (key.revoked) return { ok: false, reason: 'revoked' };
     if (key.ownerDisabled) return { ok: false, reason: 'disabled' };
     if (key.expiresAt <= now) return { ok: false, reason: 'expired' };
