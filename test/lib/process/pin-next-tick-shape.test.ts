@@ -1,36 +1,25 @@
 // The nextTick record's hidden class survives full collections once pinned (docs/benchmarks.md, "The
 // nextTick record's shape"). Checked in a child process that may ask V8 whether two objects share a hidden
 // class (`--allow-natives-syntax`); records are caught with an async hook, as the module itself does.
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { runNativesProbe } from '../../helpers/natives-probe.js';
 
 const SRC = join(import.meta.dirname, '../../../src');
 const MODULE = pathToFileURL(join(SRC, 'lib/process/pin-next-tick-shape.ts')).href;
 const GC = pathToFileURL(join(SRC, 'lib/process/collect-startup-garbage.ts')).href;
-const dir = mkdtempSync(join(tmpdir(), 'overlook-tick-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function child(body: string): string {
-  const file = join(dir, `probe-${Math.random().toString(36).slice(2)}.mjs`);
-  writeFileSync(
-    file,
+const child = (body: string): string =>
+  runNativesProbe(
     `import { createHook } from 'node:async_hooks';
 const { pinnedNextTickRecord, pinNextTickShape } = await import(${JSON.stringify(MODULE)});
 const { collectStartupGarbage } = await import(${JSON.stringify(GC)});
 /** A record nextTick makes now. */
-const freshRecord = () => { let r; const h = createHook({ init(_i, type, _t, res) { if (type === 'TickObject') r ??= res; } }); h.enable(); process.nextTick(() => {}); h.disable(); return r; };
-const out = [];
-${body}
-console.log(JSON.stringify(out));`,
+const freshRecord = () => { let r; const h = createHook({ init(_i, type, _t, res) { if (type === 'TickObject') r ??= res; } }); h.enable(); process.nextTick(() => {}); h.disable(); return r; };`,
+    body,
   );
-  const r = spawnSync(process.execPath, ['--allow-natives-syntax', '--import', 'tsx', file], { encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(r.stderr);
-  return r.stdout.trim();
-}
 
 describe('pinNextTickShape', () => {
   it('keeps records made after full collections in the pinned record’s hidden class', () => {
