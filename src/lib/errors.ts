@@ -64,10 +64,16 @@ export class ApiError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(code: ErrorCode, message: string, opts: { details?: unknown; headers?: Record<string, string> } = {}) {
+    const status = ERROR_STATUS[code];
+    // A 4xx is an answer to the caller, not a fault of ours: no one reads its stack trace, and capturing
+    // one cost a refused request some 7 µs (docs/benchmarks.md, fifth pass). Server errors keep theirs.
+    const limit = Error.stackTraceLimit;
+    if (status < 500) Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'ApiError';
     this.code = code;
-    this.status = ERROR_STATUS[code];
+    this.status = status;
     this.details = opts.details;
     this.headers = opts.headers ?? {};
   }
