@@ -6,8 +6,7 @@ import { migrateToLatest } from '../lib/db/migrate.js';
 import type { PlatformDatabase, PlatformDb } from '../platform/db/database.js';
 import { PLATFORM_MIGRATIONS } from '../platform/db/platform-migrations.js';
 import { ApiError } from '../lib/errors.js';
-import { closeOnSignals } from '../lib/process/close-on-signals.js';
-import { collectStartupGarbage } from '../lib/process/collect-startup-garbage.js';
+import { serveUntilSignalled } from '../lib/process/serve-until-signalled.js';
 import { startPlatform } from '../platform/server.js';
 import { createUser } from '../platform/users/create-user.js';
 import { DEMO_EMAIL, seedDemoData } from '../platform/demo/seed.js';
@@ -31,8 +30,7 @@ export function registerPlatformCommands(program: Command): void {
   serveOptions(program.command('serve').description('Run the main API (/v2), OAuth server and key-management page')).action(async (opts) => {
     const running = await startPlatform(opts);
     process.stdout.write(`overlook: main API listening on ${running.url}\n`);
-    collectStartupGarbage();
-    closeOnSignals(running.close);
+    serveUntilSignalled(running.close);
   });
 
   serveOptions(program.command('up').description('Run the main API, MCP, AI and Labs in one process, with demo data on first start')).action(async (opts) => {
@@ -58,8 +56,7 @@ export function registerPlatformCommands(program: Command): void {
     process.stdout.write(`overlook: MCP       ${others.mcp.resourceUrl}\n`);
     process.stdout.write(`overlook: AI API    ${others.ai}\n`);
     process.stdout.write(`overlook: Labs API  ${others.labs}\n`);
-    collectStartupGarbage();
-    closeOnSignals(async () => {
+    serveUntilSignalled(async () => {
       await others.close();
       await running.close();
     });

@@ -5,8 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { mcpConfig, processEnv, resolveDataDir, type Env, type ServeFlags } from '../lib/config.js';
 import { loggerOptions } from '../lib/logger.js';
 import { withCompanionFlags } from '../lib/services/serve-command.js';
-import { closeOnSignals } from '../lib/process/close-on-signals.js';
-import { collectStartupGarbage } from '../lib/process/collect-startup-garbage.js';
+import { serveUntilSignalled } from '../lib/process/serve-until-signalled.js';
 import { buildMcpApp } from './app.js';
 
 const hostForUrl = (host: string) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
@@ -34,7 +33,6 @@ export function registerMcpCommand(program: Command): void {
     resolveDataDir(opts);
     const running = await startMcp(opts);
     process.stdout.write(`overlook: MCP server listening on ${running.url} (resource ${running.resourceUrl}, main API ${opts.apiUrl})\n`);
-    collectStartupGarbage();
-    closeOnSignals(() => running.app.close());
+    serveUntilSignalled(() => running.app.close());
   });
 }

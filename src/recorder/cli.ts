@@ -1,8 +1,7 @@
 // Recorder commands: `overlook recorder serve` and `overlook recorder users create` (README.md).
 import type { Command } from 'commander';
 import { ApiError } from '../lib/errors.js';
-import { closeOnSignals } from '../lib/process/close-on-signals.js';
-import { collectStartupGarbage } from '../lib/process/collect-startup-garbage.js';
+import { serveUntilSignalled } from '../lib/process/serve-until-signalled.js';
 import { recorderConfig } from './config.js';
 import { openRecorderDb } from './db/recorder-db.js';
 import { startRecorder } from './server.js';
@@ -20,8 +19,7 @@ export function registerRecorderCommands(program: Command): void {
     .action(async (opts) => {
       const running = await startRecorder(opts);
       process.stdout.write(`overlook: recorder listening on ${running.url} (API reference ${running.url}/api/docs)\n`);
-      collectStartupGarbage();
-      closeOnSignals(running.close);
+      serveUntilSignalled(running.close);
     });
 
   recorder

@@ -3,8 +3,7 @@ import type { Command } from 'commander';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { companionConfig, defaultApiUrl, processEnv, resolveDataDir, type ServiceName } from '../config.js';
 import { loggerOptions } from '../logger.js';
-import { closeOnSignals } from '../process/close-on-signals.js';
-import { collectStartupGarbage } from '../process/collect-startup-garbage.js';
+import { serveUntilSignalled } from '../process/serve-until-signalled.js';
 
 /** The flags every serving command takes (README.md) plus --api-url, for the services that act through the main API (mcp, ai, labs). */
 export function withCompanionFlags(cmd: Command, port: string, dataDirNote: string, apiUrlNote: string): Command {
@@ -34,7 +33,6 @@ export function registerJwtServiceCommand(
     const app = await build({ apiUrl, logger: loggerOptions(logLevel) });
     const url = await app.listen({ host: address.host, port: address.port });
     process.stdout.write(`overlook: ${service} API listening on ${url} (main API ${apiUrl})\n`);
-    collectStartupGarbage();
-    closeOnSignals(() => app.close());
+    serveUntilSignalled(() => app.close());
   });
 }
