@@ -194,6 +194,11 @@ describe('the request line built directly', () => {
     }
   });
 
+  it('writes responseTime in ms to the microsecond, as a JSON number', async () => {
+    const { raw } = await both('/v2/projects');
+    expect(raw[0]).toMatch(/"responseTime":\d+\.\d{3},"msg":"request completed"}\n$/);
+  });
+
   it('writes the same when the handler logged through its request logger (a child with the id)', async () => {
     const { viaPino, built, raw } = await both('/noisy', { 'x-request-id': 'abc-2' });
     expect(built).toEqual(viaPino);
