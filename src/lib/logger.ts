@@ -3,7 +3,7 @@
 // no bodies). The URL is where a credential can hide: a query parameter named like one (the name compared
 // decoded, as the query parser reads it: `?%74oken=` is `token`), or a value shaped like an Overlook key
 // (`olk_…`) or a JWT whatever its name or place. This runs on every request, so a URL with nothing
-// suspicious costs a few indexOf. Lines go to stdout through an asynchronous buffer (docs/benchmarks.md,
+// suspicious costs a few indexOf. Lines go to stdout in batched synchronous writes (docs/benchmarks.md,
 // The request path against bare Fastify); on a terminal they are pretty-printed by pino-pretty instead.
 import { createRequire } from 'node:module';
 import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
@@ -40,10 +40,11 @@ const FLUSH_MS = 250;
 const BATCH_BYTES = 16_384;
 
 /**
- * Lines gathered into writes of about 16 kB (some fifty request lines), each written at most a quarter
- * second after it was logged: each write is a trip through the thread pool, and one per line cost a
- * tenth of a small request's CPU (docs/benchmarks.md). What is still gathered is written when the
- * process exits; a SIGKILL loses it.
+ * Lines gathered into writes of about 16 kB (some sixty request lines), each written at most a quarter
+ * second after it was logged: one write per line cost a tenth of a small request's CPU. The writes are
+ * synchronous, as pino's default destination and Node's stdout are: an asynchronous write is a trip
+ * through the thread pool and back (docs/decisions.md, The request line). What is still gathered is
+ * written when the process exits; a SIGKILL loses it.
  */
 function batched(out: ReturnType<typeof destination>): DestinationStream {
   const closed = () => (out as unknown as { destroyed: boolean }).destroyed;
@@ -74,9 +75,8 @@ function batched(out: ReturnType<typeof destination>): DestinationStream {
 }
 
 /**
- * Where log lines go: one stdout stream per process, shared by every app. Asynchronous (lines are
- * buffered and written while the server goes on; pino flushes what is left when the process exits);
- * on a terminal, pino-pretty's readable lines instead (loaded only then).
+ * Where log lines go: one stdout stream per process, shared by every app, written in batches (see
+ * `batched`); on a terminal, pino-pretty's readable lines instead (loaded only then).
  */
 function stdoutStream(): DestinationStream {
   if (stdout) return stdout;
@@ -84,7 +84,7 @@ function stdoutStream(): DestinationStream {
     const pretty = createRequire(import.meta.url)('pino-pretty') as (o: object) => DestinationStream;
     stdout = pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true });
   } else {
-    stdout = batched(destination({ dest: 1, sync: false }));
+    stdout = batched(destination({ dest: 1, sync: true }));
   }
   return stdout;
 }
