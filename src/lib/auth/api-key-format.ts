@@ -45,9 +45,19 @@ export const hashApiKey = (value: string): string => hash('sha256', value, 'hex'
 
 /** Constant-time comparison of two digests (hex strings or raw bytes). */
 export function sameHash(a: string | Buffer, b: string | Buffer): boolean {
+  // Two hex strings are compared as text: no Buffer per call (the key lookup makes this call on every request).
+  if (typeof a === 'string' && typeof b === 'string') return sameText(a, b);
   const x = typeof a === 'string' ? Buffer.from(a, 'hex') : a;
   const y = typeof b === 'string' ? Buffer.from(b, 'hex') : b;
   return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** Whether two strings are equal, in a time that depends on their length alone: every character is read, none ends the loop early. */
+function sameText(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
 }
 
 /** What a list shows to recognise a key: its prefix and first characters. */

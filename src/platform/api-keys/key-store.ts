@@ -17,8 +17,8 @@ import { compileAllowList, type AllowList, type RateLimit } from './key-limits.j
 export interface ActiveKey {
   id: string;
   userId: string;
-  /** SHA-256 of the value, raw bytes. */
-  hash: Buffer;
+  /** SHA-256 of the value, hex: compared as text, so the request path makes no Buffer for it. */
+  hash: string;
   scopes: ReadonlySet<Scope>;
   projectIds: ReadonlySet<string>;
   expiresAt: number;
@@ -138,7 +138,7 @@ export class KeyStore {
     return {
       id: row.id,
       userId: row.user_id,
-      hash: Buffer.from(row.key_hash, 'hex'),
+      hash: row.key_hash,
       scopes: new Set(scopes),
       projectIds: new Set(projectIds),
       expiresAt: Date.parse(row.expires_at),

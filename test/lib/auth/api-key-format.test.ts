@@ -30,4 +30,13 @@ describe('API key values', () => {
     expect(sameHash(hashApiKey(key), hashApiKey(generateApiKey()))).toBe(false);
     expect(sameHash(hashApiKey(key), 'abcd')).toBe(false);
   });
+
+  it('compare hex text and raw bytes alike, down to the last character', () => {
+    const hex = hashApiKey(generateApiKey());
+    const last = hex.slice(0, -1) + (hex.endsWith('0') ? '1' : '0');
+    expect(sameHash(hex, last)).toBe(false);
+    expect(sameHash(Buffer.from(hex, 'hex'), hex)).toBe(true);
+    expect(sameHash(Buffer.from(hex, 'hex'), Buffer.from(last, 'hex'))).toBe(false);
+    expect(sameHash(hex, `${hex}00`)).toBe(false);
+  });
 });
