@@ -1,6 +1,7 @@
 // CPU and memory of a process and its direct children (a recorder and its ffmpegs), read from /proc.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
 
 /** Clock ticks per second, the unit of the CPU times in /proc/<pid>/stat. */
 export const TICKS_PER_S = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim() || 100);
@@ -30,4 +31,10 @@ export function usage(root: number): { ticks: number; rssKb: number; processes: 
     }
   }
   return { ticks, rssKb, processes: pids.length };
+}
+
+/** The machine, as the benchmarks report it. */
+export function machine(): string {
+  const c = cpus();
+  return `${c.length} × ${c[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`;
 }

@@ -13,10 +13,11 @@
 // through tsx), BENCH_CPU_PROF (folder for the platform's CPU profile), BENCH_DATABASE_URL (PostgreSQL instead of SQLite).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onCpu, startChild, stopChild } from './children.js';
-import { TICKS_PER_S } from './process-usage.js';
+import { machine, TICKS_PER_S } from './process-usage.js';
+import { benchWorld, type Headers, json } from './world.js';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLI = process.env.BENCH_CLI ?? join(ROOT, 'dist', 'cli.js');
@@ -36,8 +37,6 @@ const WRK = ['/usr/bin/wrk', '/usr/local/bin/wrk'].find((p) => existsSync(p));
 const PIN = process.env.BENCH_PIN !== '0' && cpus().length >= 2 && ['/usr/bin/taskset', '/bin/taskset'].some((p) => existsSync(p));
 const SERVER_CPU = PIN ? cpus().length - 1 : undefined;
 const WRK_CPU = PIN ? 0 : undefined;
-
-type Headers = Record<string, string>;
 
 interface WrkResult {
   rps: number;
@@ -88,15 +87,6 @@ async function until<T>(what: string, f: () => Promise<T | undefined>, timeoutMs
   }
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-async function json(url: string, init: { method?: string; headers?: Headers; body?: string } = {}): Promise<any> {
-  const req = () => fetch(url, { ...init, headers: { 'content-type': 'application/json', ...(init.headers ?? {}) } });
-  // Once more on a network error: a kept-alive connection the server closed meanwhile (minutes of wrk) fails the first write.
-  const res = await req().catch(req);
-  if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${url}: ${res.status} ${await res.text()}`);
-  return res.json();
-}
-
 function filesUnder(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(join(dir, e.name)) : [join(dir, e.name)]));
 }
@@ -124,11 +114,6 @@ const summary = (xs: number[]) => ({
   max: r3(Math.max(...xs)),
   spread: r3((Math.max(...xs) - Math.min(...xs)) / mean(xs)),
 });
-
-export function machine(): string {
-  const c = cpus();
-  return `${c.length} × ${c[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}`;
-}
 
 async function main(): Promise<void> {
   if (!WRK) throw new Error('wrk is needed (apt-get install wrk)');
@@ -165,22 +150,8 @@ async function main(): Promise<void> {
     const url = `http://127.0.0.1:${port}`;
     await until('the platform', async () => ((await fetch(`${url}/health`)).ok ? true : undefined));
 
-    const { token } = await json(`${url}/v2/auth/login`, { method: 'POST', body: JSON.stringify({ username: email, password }) });
-    const jwt = { authorization: `Bearer ${token}` };
-    const project = await json(`${url}/v2/projects`, { method: 'POST', headers: jwt, body: JSON.stringify({ name: 'Bench site' }) });
-    const camera = await json(`${url}/v2/cameras`, {
-      method: 'POST',
-      headers: jwt,
-      body: JSON.stringify({ name: 'Bench cam', project_exid: project.exid, simulated: true }),
-    });
-    const expires_at = new Date(Date.now() + 86_400_000).toISOString();
-    const newKey = async (name: string, scopes: string[]) =>
-      (await json(`${url}/v2/api-keys`, { method: 'POST', headers: jwt, body: JSON.stringify({ name, expires_at, projects: [project.exid], scopes }) }))
-        .key as string;
-    const key = { 'x-access-key': await newKey('bench', ['cameras:read', 'camera:recordings', 'camera:live_view']) };
-    // Valid, on the project, but without `cameras:read`: refused with 403 after the whole check.
-    const refusedKey = { 'x-access-key': await newKey('bench refused', ['projects:read']) };
-    const cameraUrl = `${url}/v2/cameras/${camera.exid}`;
+    const { jwt, key, refusedKey, camera, cameraUrl: cameraUrlOf } = await benchWorld(url, email, password);
+    const cameraUrl = cameraUrlOf(url);
     const refusedStatus = (await fetch(cameraUrl, { headers: refusedKey })).status;
     if (refusedStatus !== 403) throw new Error(`the refused key got ${refusedStatus}, not 403`);
 
