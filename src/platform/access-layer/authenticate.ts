@@ -4,8 +4,8 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
 import { looksLikeApiKey } from '../../lib/auth/api-key-format.js';
 import { ANONYMOUS, type Principal } from '../access/principal.js';
-import type { KeyStore } from '../api-keys/key-store.js';
-import type { SessionStore } from '../auth/session-store.js';
+import type { ActiveKey, KeyStore } from '../api-keys/key-store.js';
+import type { LiveSession, SessionStore } from '../auth/session-store.js';
 
 const BEARER = 'Bearer realm="overlook"';
 const APIKEY = 'ApiKey realm="overlook", header="x-access-key"';
@@ -25,7 +25,12 @@ function authorizationHeaders(req: FastifyRequest): number {
   return n;
 }
 
-export async function authenticate(req: FastifyRequest, keys: KeyStore, sessions: SessionStore): Promise<Principal> {
+/** The credential a request carries, once its headers are found well formed. */
+type Credential = { kind: 'key'; value: string } | { kind: 'bearer'; token: string } | { kind: 'none' };
+const NO_CREDENTIAL: Credential = { kind: 'none' };
+
+/** Which credential the request carries; throws the 401 for a misplaced, doubled or malformed one. */
+function credentialOf(req: FastifyRequest): Credential {
   const authorization = header(req, 'authorization');
   const accessKey = header(req, 'x-access-key');
 
@@ -38,9 +43,35 @@ export async function authenticate(req: FastifyRequest, keys: KeyStore, sessions
   if (authorization !== undefined && accessKey !== undefined) {
     throw unauthorized('Send one credential: either Authorization or x-access-key, not both', `${BEARER}, ${APIKEY}`);
   }
+  if (accessKey !== undefined) return { kind: 'key', value: accessKey.trim() };
+  if (authorization !== undefined) {
+    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
+    if (!match) throw unauthorized('Authorization must be "Bearer <JWT>"', `${BEARER}, error="invalid_request"`);
+    const token = match[1]!;
+    if (looksLikeApiKey(token)) {
+      throw unauthorized('API keys are accepted only in the x-access-key header', `${APIKEY}, error="invalid_request"`);
+    }
+    return { kind: 'bearer', token };
+  }
+  return NO_CREDENTIAL;
+}
 
-  if (accessKey !== undefined) {
-    const found = await keys.lookup(accessKey.trim());
+const keyPrincipal = (key: ActiveKey): Principal => ({ kind: 'key', userId: key.userId, keyId: key.id, scopes: key.scopes, projectIds: key.projectIds });
+
+const personPrincipal = (session: LiveSession): Principal => ({
+  kind: 'user',
+  userId: session.userId,
+  sessionId: session.id,
+  isAdmin: session.isAdmin,
+  impersonatorId: session.impersonatorId ?? null,
+  delegated: session.delegated ?? false,
+});
+
+export async function authenticate(req: FastifyRequest, keys: KeyStore, sessions: SessionStore): Promise<Principal> {
+  const credential = credentialOf(req);
+
+  if (credential.kind === 'key') {
+    const found = await keys.lookup(credential.value);
     if (!found.ok) {
       const why =
         found.reason === 'malformed' || found.reason === 'unknown'
@@ -50,35 +81,44 @@ export async function authenticate(req: FastifyRequest, keys: KeyStore, sessions
             : `is ${found.reason}`;
       throw unauthorized(`The x-access-key value ${why}`, `${APIKEY}, error="invalid_key"`);
     }
-    const { key } = found;
     // The key's own limits (address allow-list, rate), before anything about the endpoint is looked at.
-    const admitting = keys.admit(key, req.ip);
+    const admitting = keys.admit(found.key, req.ip);
     if (admitting) await admitting;
-    return { kind: 'key', userId: key.userId, keyId: key.id, scopes: key.scopes, projectIds: key.projectIds };
+    return keyPrincipal(found.key);
   }
 
-  if (authorization !== undefined) {
-    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
-    if (!match) throw unauthorized('Authorization must be "Bearer <JWT>"', `${BEARER}, error="invalid_request"`);
-    const token = match[1]!;
-    if (looksLikeApiKey(token)) {
-      throw unauthorized('API keys are accepted only in the x-access-key header', `${APIKEY}, error="invalid_request"`);
-    }
-    const found = await sessions.lookup(token);
+  if (credential.kind === 'bearer') {
+    const found = await sessions.lookup(credential.token);
     if (!found.ok) {
       const why = found.reason === 'ended' ? 'belongs to a session that has ended' : found.reason === 'expired' ? 'has expired' : 'is not valid';
       throw unauthorized(`The bearer token ${why}`, `${BEARER}, error="invalid_token"`);
     }
-    const { session } = found;
-    return {
-      kind: 'user',
-      userId: session.userId,
-      sessionId: session.id,
-      isAdmin: session.isAdmin,
-      impersonatorId: session.impersonatorId ?? null,
-      delegated: session.delegated ?? false,
-    };
+    return personPrincipal(found.session);
   }
 
+  return ANONYMOUS;
+}
+
+/**
+ * What `authenticate` answers, when memory alone gives it and it lets the caller in: a key or session in
+ * the caches, a key without limits of its own. Undefined otherwise, and then `authenticate` decides
+ * (and says why not). No promise, no await: the access check runs on every request.
+ */
+export function authenticateFromMemory(req: FastifyRequest, keys: KeyStore, sessions: SessionStore): Principal | undefined {
+  let credential: Credential;
+  try {
+    credential = credentialOf(req);
+  } catch {
+    return undefined;
+  }
+  if (credential.kind === 'key') {
+    const found = keys.lookupCached(credential.value);
+    // A key with limits is admitted by `authenticate` alone, so that each request counts once.
+    return found?.ok && !keys.hasLimits(found.key) ? keyPrincipal(found.key) : undefined;
+  }
+  if (credential.kind === 'bearer') {
+    const found = sessions.lookupCached(credential.token);
+    return found?.ok ? personPrincipal(found.session) : undefined;
+  }
   return ANONYMOUS;
 }

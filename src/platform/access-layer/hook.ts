@@ -4,10 +4,10 @@
 // each route when it is registered, with its policy in hand (no lookup per request); public routes get
 // none, and only routes whose project comes from the body get the second check after parsing.
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler, preValidationAsyncHookHandler, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler, onRequestHookHandler, preValidationAsyncHookHandler, RouteOptions } from 'fastify';
 import { addToRequestLog } from '../../lib/logger.js';
 import { ApiError } from '../../lib/errors.js';
-import { authenticate } from './authenticate.js';
+import { authenticate, authenticateFromMemory } from './authenticate.js';
 import type { KeyStore } from '../api-keys/key-store.js';
 import type { SessionStore } from '../auth/session-store.js';
 import { decide, type Decision, type ProjectFact, type TokenGrant } from '../access/decide.js';
@@ -48,36 +48,64 @@ export interface AccessDeps {
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined);
 
+/** Where a route's project is named: a camera's or a project's exid in the request, none, or a record to read. */
+type ProjectLocator = { by: 'camera' | 'project'; exid: string } | { by: 'none' } | { by: 'record'; source: Extract<ProjectSource, { from: 'record' }> };
+
+const NO_PROJECT: ProjectLocator = { by: 'none' };
+
+function locateProject(source: ProjectSource, req: Pick<FastifyRequest, 'params' | 'query' | 'body'>): ProjectLocator {
+  const named = (by: 'camera' | 'project', value: unknown): ProjectLocator => {
+    const exid = str(value);
+    return exid ? { by, exid } : NO_PROJECT;
+  };
+  switch (source.from) {
+    case 'path-project':
+      return named('project', (req.params as Record<string, unknown>).exid);
+    case 'path-camera':
+      return named('camera', (req.params as Record<string, unknown>).camera_exid);
+    case 'query-camera':
+      return named('camera', ((req.query ?? {}) as Record<string, unknown>).camera_exid);
+    case 'body-project':
+      return named('project', (req.body as Record<string, unknown> | undefined)?.project_exid);
+    case 'record':
+      return { by: 'record', source };
+    case 'list':
+      return NO_PROJECT;
+  }
+}
+
 /** The project a request touches, from where its route says it comes. The key explainer calls it too. */
 export async function resolveProject(
   source: ProjectSource,
   req: Pick<FastifyRequest, 'params' | 'query' | 'body'>,
   dir: AccessDirectory,
 ): Promise<ProjectFact> {
-  const params = req.params as Record<string, unknown>;
-  const query = (req.query ?? {}) as Record<string, unknown>;
-  switch (source.from) {
-    case 'path-project': {
-      const exid = str(params.exid);
-      return exid ? dir.projectByExid(exid) : { found: false };
-    }
-    case 'path-camera': {
-      const exid = str(params.camera_exid);
-      return exid ? dir.projectOfCamera(exid) : { found: false };
-    }
-    case 'query-camera': {
-      const exid = str(query.camera_exid);
-      return exid ? dir.projectOfCamera(exid) : { found: false };
-    }
-    case 'body-project': {
-      const exid = str((req.body as Record<string, unknown> | undefined)?.project_exid);
-      return exid ? dir.projectByExid(exid) : { found: false };
-    }
+  const where = locateProject(source, req);
+  switch (where.by) {
+    case 'camera':
+      return dir.projectOfCamera(where.exid);
+    case 'project':
+      return dir.projectByExid(where.exid);
     case 'record': {
-      const ref = await source.resolve(req as FastifyRequest);
+      const ref = await where.source.resolve(req as FastifyRequest);
       return ref ? { found: true, ...ref } : { found: false };
     }
-    case 'list':
+    case 'none':
+      return { found: false };
+  }
+}
+
+/** `resolveProject`'s answer when memory holds it; undefined when it does not, or a record must be read. */
+function projectFromMemory(source: ProjectSource, req: FastifyRequest, dir: AccessDirectory): ProjectFact | undefined {
+  const where = locateProject(source, req);
+  switch (where.by) {
+    case 'camera':
+      return dir.projectOfCameraCached(where.exid);
+    case 'project':
+      return dir.projectByExidCached(where.exid);
+    case 'record':
+      return undefined;
+    case 'none':
       return { found: false };
   }
 }
@@ -115,22 +143,58 @@ async function decideWithProject(req: FastifyRequest, url: string, policy: Acces
   req.role = role;
 }
 
+/**
+ * The same check from memory alone, for a request it lets in: the credential, the project and the role
+ * all in the caches, and the one decision function allowing it. Sets what the full check sets and returns
+ * true; anything else (a refusal, a fact not in memory, a key with limits, a project named in the body)
+ * returns false and leaves the request to the full check, which decides from scratch and says why. It
+ * saves a request the chain of promises of the full check (docs/access-model.md, How a request is decided).
+ */
+function allowedFromMemory(req: FastifyRequest, policy: AccessPolicy, deps: AccessDeps): boolean {
+  const principal = authenticateFromMemory(req, deps.keys, deps.sessions);
+  if (!principal) return false;
+  let decision = decide({ principal, policy });
+  let project: ProjectFact | undefined;
+  let role: Role | null = null;
+  if (decision.outcome === 'need-project') {
+    const source = (policy as { project?: ProjectSource }).project;
+    if (!source || source.from === 'body-project') return false;
+    project = projectFromMemory(source, req, deps.directory);
+    if (!project) return false;
+    if (project.found && principal.kind !== 'anonymous') {
+      const held = deps.directory.roleOfCached(principal.userId, project.id);
+      if (held === undefined) return false;
+      role = held;
+    }
+    decision = decide({ principal, policy, project, role });
+    if (decision.outcome !== 'allow') return false;
+    req.principal = principal;
+    if (project.found) req.project = { id: project.id, exid: project.exid };
+    req.role = role;
+    return true;
+  }
+  if (decision.outcome !== 'allow') return false;
+  req.principal = principal;
+  return true;
+}
+
 /** The check of one route's policy, made when the request arrives (before the body is read). */
-function requestCheck(policy: Exclude<AccessPolicy, { access: 'public' }>, url: string, deps: AccessDeps): onRequestAsyncHookHandler {
+function requestCheck(policy: Exclude<AccessPolicy, { access: 'public' }>, url: string, deps: AccessDeps): onRequestAsyncHookHandler | onRequestHookHandler {
   if (policy.access === 'token') {
     const verify = deps.tokenVerifiers[policy.token];
-    return async (req) => {
+    const tokenCheck: onRequestAsyncHookHandler = async (req) => {
       // The route's own token first; a key sent here is still identified, so a valid one learns
       // that the endpoint is closed to keys (403) and a bad one gets 401, as everywhere else.
       req.tokenGrant = verify ? await verify(req) : null;
       if (!req.tokenGrant && req.headers['x-access-key'] !== undefined) req.principal = await authenticate(req, deps.keys, deps.sessions);
       return enforce(req, url, decide({ principal: req.principal, policy, token: req.tokenGrant }), deps.audit);
     };
+    return tokenCheck;
   }
   // Where anonymous callers are welcome (sign-in), a stale or wrong credential is ignored.
   const anonymousWelcome = policy.access === 'people' && policy.anonymous === true;
   const fromBody = (policy as { project?: ProjectSource }).project?.from === 'body-project';
-  return async (req) => {
+  const fullCheck = async (req: FastifyRequest): Promise<void> => {
     try {
       req.principal = await authenticate(req, deps.keys, deps.sessions);
     } catch (err) {
@@ -144,6 +208,11 @@ function requestCheck(policy: Exclude<AccessPolicy, { access: 'public' }>, url: 
     }
     await decideWithProject(req, url, policy, deps);
   };
+  const check: onRequestHookHandler = (req, _reply, done) => {
+    if (allowedFromMemory(req, policy, deps)) return done();
+    fullCheck(req).then(() => done(), done);
+  };
+  return check;
 }
 
 /** The second check of a route whose project is named in the body, once the body is parsed. */

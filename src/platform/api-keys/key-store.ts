@@ -83,18 +83,30 @@ export class KeyStore {
   }
 
   async lookup(value: string, now = Date.now()): Promise<KeyLookup> {
+    const known = this.lookupCached(value, now);
+    if (known) return known;
+    if (!isWellFormedApiKey(value)) return { ok: false, reason: 'malformed' };
+    const hash = hashApiKey(value);
+    // Unknown values are not kept: they are anyone's to make up.
+    const key = await this.byHash.load(hash, async () => (await this.load(hash)) ?? undefined);
+    return key ? this.verdict(key, hash, now) : { ok: false, reason: 'unknown' };
+  }
+
+  /**
+   * What `lookup` answers, when memory alone can tell (a value of the wrong length, or a key in the
+   * cache): no promise, no await (the access check runs on every request). Undefined: ask `lookup`.
+   */
+  lookupCached(value: string, now = Date.now()): KeyLookup | undefined {
     // The length first, so that only values of a key's length are hashed.
     if (value.length !== API_KEY_LENGTH) return { ok: false, reason: 'malformed' };
     const hash = hashApiKey(value);
     // A cached key was found by this hash, so the value is that key's and well formed: its shape and
     // checksum are checked only before the database is asked (about a µs per request saved).
-    let key = this.byHash.get(hash);
-    if (!key) {
-      if (!isWellFormedApiKey(value)) return { ok: false, reason: 'malformed' };
-      // Unknown values are not kept: they are anyone's to make up.
-      key = await this.byHash.load(hash, async () => (await this.load(hash)) ?? undefined);
-    }
-    if (!key) return { ok: false, reason: 'unknown' };
+    const key = this.byHash.get(hash);
+    return key ? this.verdict(key, hash, now) : undefined;
+  }
+
+  private verdict(key: ActiveKey, hash: string, now: number): KeyLookup {
     // The lookup was by hash; compare again in constant time so no path depends on partial matches.
     if (!sameHash(key.hash, hash)) return { ok: false, reason: 'unknown' };
     if (key.revoked) return { ok: false, reason: 'revoked' };
@@ -123,8 +135,13 @@ export class KeyStore {
    * return at once: no store call, no promise.
    */
   admit(key: ActiveKey, ip: string): Promise<void> | undefined {
-    if (!key.rateLimit && !key.allowList) return undefined;
+    if (!this.hasLimits(key)) return undefined;
     return this.guard.admit(key, ip);
+  }
+
+  /** Whether the key has limits of its own (rate, addresses) that `admit` applies. */
+  hasLimits(key: ActiveKey): boolean {
+    return key.rateLimit !== null || key.allowList !== null;
   }
 
   private async load(hash: string): Promise<ActiveKey | null> {

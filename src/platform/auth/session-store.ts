@@ -94,6 +94,8 @@ export class SessionStore {
   }
 
   async lookup(token: string, now = Date.now()): Promise<SessionLookup> {
+    const known = this.lookupCached(token, now);
+    if (known) return known;
     if (!looksLikeJwt(token)) return { ok: false, reason: 'malformed' };
     let claims = this.verified.get(token);
     if (!claims) {
@@ -106,9 +108,26 @@ export class SessionStore {
       }
       this.verified.set(token, claims, { ttlMs: claims.exp * 1000 - Date.now() });
     }
+    // An expired token's session is not worth a database read.
     if (claims.exp * 1000 <= now) return { ok: false, reason: 'expired' };
     const sid = claims.sid;
     const session = await this.sessions.load(sid, () => this.load(sid));
+    return this.verdict(claims, session, now);
+  }
+
+  /**
+   * What `lookup` answers, when memory alone can tell (a token verified before whose session is in the
+   * cache): no promise, no await (the access check runs on every request). Undefined: ask `lookup`.
+   */
+  lookupCached(token: string, now = Date.now()): SessionLookup | undefined {
+    const claims = this.verified.get(token);
+    if (!claims) return undefined;
+    const session = this.sessions.get(claims.sid);
+    return session === undefined ? undefined : this.verdict(claims, session, now);
+  }
+
+  private verdict(claims: PlatformClaims, session: LiveSession | null | undefined, now: number): SessionLookup {
+    if (claims.exp * 1000 <= now) return { ok: false, reason: 'expired' };
     if (!session || session.userId !== claims.sub || (claims.act ?? null) !== (session.impersonatorId ?? null)) return { ok: false, reason: 'ended' };
     if (session.expiresAt <= now) return { ok: false, reason: 'expired' };
     this.lastSeen.mark(session.id, now);
