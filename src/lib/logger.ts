@@ -149,12 +149,13 @@ function requestLine(chindings: string, id: string | undefined, request: Fastify
 // call into the JSON serializer or the double-to-text conversion for the usual values.
 
 /** Methods as JSON strings, made once. */
-const METHOD_JSON: Record<string, string> = Object.fromEntries(
-  ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].map((m) => [m, JSON.stringify(m)]),
-);
+const METHOD_JSON: Record<string, string> = Object.fromEntries(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].map((m) => [m, JSON.stringify(m)]));
 
-/** Anything JSON must escape (quote, backslash, control characters) or that is not plain ASCII. */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\u007f-\uffff]/;
+/**
+ * Anything JSON must escape (quote, backslash, control characters) or that is not plain ASCII: any
+ * character outside printable ASCII (space to `~`), and the quote and the backslash within it.
+ */
+const NEEDS_ESCAPE = /[^ !#-[\]-~]/;
 
 /** `s` as a JSON string: quoted as is when it holds nothing to escape (request ids, addresses, most URLs). */
 const jsonString = (s: string): string => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);
