@@ -110,7 +110,8 @@ export const cameraRoutes = defineRoutes('camera-routes', ['cameras', 'directory
       config: { access: read },
       schema: { tags, operationId: 'getCamera', summary: 'One camera', params: CameraParams, response: { 200: CameraRecord, ...errorResponses() } },
     },
-    async (req) => cameras.get(exidOf(req)),
+    // A cached record is answered at once: a handler that returns a value, not a promise, saves the read a turn of the microtask queue.
+    (req) => cameras.cachedRecord(exidOf(req)) ?? cameras.get(exidOf(req)),
   );
 
   app.get(
