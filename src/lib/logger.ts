@@ -142,14 +142,11 @@ const INFO = 30;
 function requestLine(chindings: string, id: string | undefined, request: FastifyRequest, reply: FastifyReply): string {
   const reqId = id === undefined ? '' : `,"reqId":${jsonString(id)}`;
   const ip = request.ip;
-  return `{"level":30,"time":${nowText()}${chindings}${reqId},"req":{"method":${METHOD_JSON[request.method] ?? JSON.stringify(request.method)},"url":${jsonString(redactUrl(request.url))}${ip === undefined ? '' : `,"remoteAddress":${jsonString(ip)}`}},"res":{"statusCode":${reply.statusCode}},"responseTime":${millisText(reply.elapsedTime)},"msg":"request completed"}\n`;
+  return `{"level":30,"time":${nowText()}${chindings}${reqId},"req":{"method":${jsonString(request.method)},"url":${jsonString(redactUrl(request.url))}${ip === undefined ? '' : `,"remoteAddress":${jsonString(ip)}`}},"res":{"statusCode":${reply.statusCode}},"responseTime":${millisText(reply.elapsedTime)},"msg":"request completed"}\n`;
 }
 
 // What the request line spends most of its time on is turning values into text; these do it without a
 // call into the JSON serializer or the double-to-text conversion for the usual values.
-
-/** Methods as JSON strings, made once. */
-const METHOD_JSON: Record<string, string> = Object.fromEntries(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].map((m) => [m, JSON.stringify(m)]));
 
 /**
  * Anything JSON must escape (quote, backslash, control characters) or that is not plain ASCII: any

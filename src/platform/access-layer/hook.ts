@@ -139,6 +139,11 @@ async function decideWithProject(req: FastifyRequest, url: string, policy: Acces
   const role = project.found && principal.kind !== 'anonymous' ? await deps.directory.roleOf(principal.userId, project.id) : null;
   const decision = decide({ principal, policy, project, role });
   await enforce(req, url, decision, deps.audit);
+  holdProject(req, project, role);
+}
+
+/** What an allowed request carries on for its handler: the project it touches and the acting role. */
+function holdProject(req: FastifyRequest, project: ProjectFact, role: Role | null): void {
   if (project.found) req.project = { id: project.id, exid: project.exid };
   req.role = role;
 }
@@ -153,28 +158,20 @@ async function decideWithProject(req: FastifyRequest, url: string, policy: Acces
 function allowedFromMemory(req: FastifyRequest, policy: AccessPolicy, deps: AccessDeps): boolean {
   const principal = authenticateFromMemory(req, deps.keys, deps.sessions);
   if (!principal) return false;
-  let decision = decide({ principal, policy });
-  let project: ProjectFact | undefined;
-  let role: Role | null = null;
-  if (decision.outcome === 'need-project') {
-    const source = (policy as { project?: ProjectSource }).project;
-    if (!source || source.from === 'body-project') return false;
-    project = projectFromMemory(source, req, deps.directory);
-    if (!project) return false;
-    if (project.found && principal.kind !== 'anonymous') {
-      const held = deps.directory.roleOfCached(principal.userId, project.id);
-      if (held === undefined) return false;
-      role = held;
-    }
-    decision = decide({ principal, policy, project, role });
-    if (decision.outcome !== 'allow') return false;
+  const decision = decide({ principal, policy });
+  if (decision.outcome === 'allow') {
     req.principal = principal;
-    if (project.found) req.project = { id: project.id, exid: project.exid };
-    req.role = role;
     return true;
   }
-  if (decision.outcome !== 'allow') return false;
+  if (decision.outcome !== 'need-project') return false;
+  const source = (policy as { project?: ProjectSource }).project;
+  if (!source || source.from === 'body-project') return false;
+  const project = projectFromMemory(source, req, deps.directory);
+  if (!project) return false;
+  const role = project.found && principal.kind !== 'anonymous' ? deps.directory.roleOfCached(principal.userId, project.id) : null;
+  if (role === undefined || decide({ principal, policy, project, role }).outcome !== 'allow') return false;
   req.principal = principal;
+  holdProject(req, project, role);
   return true;
 }
 
