@@ -43,6 +43,15 @@ const inject = (owner: Person, method: 'GET' | 'PATCH' | 'PUT' | 'POST' | 'DELET
   tp.app.inject({ method, url, headers: owner.auth, ...(payload ? { payload } : {}) });
 
 describe('camera settings', () => {
+  it('a read answered from the cache shows a change at once (the record’s text is made again)', async () => {
+    const { owner, exid } = await world();
+    const name = async () => (await inject(owner, 'GET', `/v2/cameras/${exid}`)).json().name;
+    // The first read loads the record, the second is answered from the cache.
+    expect([await name(), await name()]).toEqual(['Gate', 'Gate']);
+    await inject(owner, 'PATCH', `/v2/cameras/${exid}/settings`, { name: 'East gate' });
+    expect([await name(), await name()]).toEqual(['East gate', 'East gate']);
+  });
+
   it('rename, location, orientation, time zone and visibility show at once on the camera', async () => {
     const { owner, exid } = await world();
     // Warm the camera cache first, so a stale cache would show.
