@@ -5,6 +5,7 @@
 // Labs check it: JWKS, then the live session). API keys, in any header, are refused.
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { looksLikeApiKey } from '../lib/auth/api-key-format.js';
+import { bearerToken } from '../lib/auth/bearer.js';
 import { looksLikeJwt } from '../lib/auth/jwt.js';
 import { PlatformSessionCheck, type PlatformUser } from '../lib/auth/platform-session-check.js';
 
@@ -55,9 +56,8 @@ export class CredentialResolver {
     }
     const auth = header(headers, 'authorization');
     if (auth === undefined) return refuse('Sign in: send an OAuth access token or a platform JWT as Authorization: Bearer');
-    const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(auth);
-    if (!m) return refuse('Authorization must be "Bearer <token>"', 'invalid_request');
-    const token = m[1]!;
+    const token = bearerToken(auth);
+    if (token === undefined) return refuse('Authorization must be "Bearer <token>"', 'invalid_request');
     if (looksLikeApiKey(token)) return refuse('API keys are not accepted by the MCP server', 'invalid_token');
     if (!looksLikeJwt(token)) return refuse('The bearer token is not valid', 'invalid_token');
 

@@ -4,6 +4,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest, onRequestHookHandler } from 'fastify';
 import { ApiError } from '../errors.js';
+import { bearerToken } from '../auth/bearer.js';
 import type { MetricsConfig } from '../config/metrics-config.js';
 import { inNetworks, parseAddress } from '../net/networks.js';
 
@@ -12,8 +13,7 @@ const digest = (text: string): Buffer => createHash('sha256').update(text).diges
 function bearer(req: FastifyRequest): string | null {
   const h = req.headers.authorization;
   if (typeof h !== 'string') return null;
-  const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(h);
-  return m ? m[1]! : null;
+  return bearerToken(h) ?? null;
 }
 
 /** The route-level onRequest hook of /metrics: lets an allowed scraper through, refuses everyone else. */

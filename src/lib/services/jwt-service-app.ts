@@ -9,6 +9,7 @@ import { registerMetricsRoute } from '../http/metrics.js';
 import type { MetricsConfig } from '../config/metrics-config.js';
 import { ApiError } from '../errors.js';
 import { looksLikeApiKey } from '../auth/api-key-format.js';
+import { bearerToken } from '../auth/bearer.js';
 import { PlatformSessionCheck, type PlatformUser } from '../auth/platform-session-check.js';
 
 /** Where a service takes the JWT from: `Authorization: Bearer`, or the AI API's `x-api-key`. */
@@ -56,9 +57,9 @@ function credentialOf(req: FastifyRequest, accepted: readonly JwtHeader[], chall
   const auth = header(req, 'authorization');
   if (auth !== undefined) {
     if (!accepted.includes('authorization')) throw fail('Authorization is not accepted here');
-    const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(auth);
-    if (!m) throw fail('Authorization must be "Bearer <JWT>"');
-    found.push(m[1]!);
+    const token = bearerToken(auth);
+    if (token === undefined) throw fail('Authorization must be "Bearer <JWT>"');
+    found.push(token);
   }
   const xApiKey = header(req, 'x-api-key');
   if (xApiKey !== undefined) {

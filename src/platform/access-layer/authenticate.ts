@@ -3,6 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
 import { looksLikeApiKey } from '../../lib/auth/api-key-format.js';
+import { bearerToken, bearerTokenToLookUp } from '../../lib/auth/bearer.js';
 import { ANONYMOUS, type Principal } from '../access/principal.js';
 import type { ActiveKey, KeyStore } from '../api-keys/key-store.js';
 import type { LiveSession, SessionStore } from '../auth/session-store.js';
@@ -29,8 +30,12 @@ function authorizationHeaders(req: FastifyRequest): number {
 type Credential = { kind: 'key'; value: string } | { kind: 'bearer'; token: string } | { kind: 'none' };
 const NO_CREDENTIAL: Credential = { kind: 'none' };
 
-/** Which credential the request carries; throws the 401 for a misplaced, doubled or malformed one. */
-function credentialOf(req: FastifyRequest): Credential {
+/**
+ * Which credential the request carries; throws the 401 for a misplaced, doubled or malformed one.
+ * `tokenOf` reads the Bearer header: `bearerToken` exactly, or `bearerTokenToLookUp` where only a cache
+ * of known tokens is asked (the check from memory).
+ */
+function credentialOf(req: FastifyRequest, tokenOf: (authorization: string) => string | undefined = bearerToken): Credential {
   const authorization = header(req, 'authorization');
   const accessKey = header(req, 'x-access-key');
 
@@ -45,9 +50,8 @@ function credentialOf(req: FastifyRequest): Credential {
   }
   if (accessKey !== undefined) return { kind: 'key', value: accessKey.trim() };
   if (authorization !== undefined) {
-    const match = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization);
-    if (!match) throw unauthorized('Authorization must be "Bearer <JWT>"', `${BEARER}, error="invalid_request"`);
-    const token = match[1]!;
+    const token = tokenOf(authorization);
+    if (token === undefined) throw unauthorized('Authorization must be "Bearer <JWT>"', `${BEARER}, error="invalid_request"`);
     if (looksLikeApiKey(token)) {
       throw unauthorized('API keys are accepted only in the x-access-key header', `${APIKEY}, error="invalid_request"`);
     }
@@ -107,7 +111,7 @@ export async function authenticate(req: FastifyRequest, keys: KeyStore, sessions
 export function authenticateFromMemory(req: FastifyRequest, keys: KeyStore, sessions: SessionStore): Principal | undefined {
   let credential: Credential;
   try {
-    credential = credentialOf(req);
+    credential = credentialOf(req, bearerTokenToLookUp);
   } catch {
     return undefined;
   }

@@ -5,6 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { PlatformDb } from '../db/database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { sameHash } from '../../lib/auth/api-key-format.js';
+import { bearerToken } from '../../lib/auth/bearer.js';
 import { newId } from '../../lib/ids.js';
 import type { TokenGrant } from '../access/decide.js';
 import type { TokenVerifier } from '../access/registered-route.js';
@@ -51,8 +52,8 @@ const toRecord = (r: {
 function presentedToken(req: FastifyRequest): string | undefined {
   const auth = req.headers.authorization;
   if (typeof auth === 'string') {
-    const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(auth);
-    if (m && m[1]!.startsWith(INGESTION_TOKEN_PREFIX)) return m[1];
+    const token = bearerToken(auth);
+    if (token?.startsWith(INGESTION_TOKEN_PREFIX)) return token;
   }
   const q = (req.query as Record<string, unknown> | undefined)?.token;
   return typeof q === 'string' ? q : undefined;

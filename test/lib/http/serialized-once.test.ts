@@ -15,12 +15,10 @@ describe('serializedOnce', () => {
       {
         schema: { response: { 200: { type: 'object', properties: { name: { type: 'string' } } } } },
         // Counts the route serializer's runs.
-        serializerCompiler:
-          ({ schema }) =>
-          (data) => {
-            serialisations++;
-            return JSON.stringify({ name: (data as { name: string }).name, of: (schema as { type: string }).type });
-          },
+        serializerCompiler: () => (data) => {
+          serialisations++;
+          return JSON.stringify({ name: (data as { name: string }).name });
+        },
       },
       (_req, reply) => send(reply, current),
     );
@@ -29,12 +27,12 @@ describe('serializedOnce', () => {
     const a = await get();
     expect(a.statusCode).toBe(200);
     expect(a.headers['content-type']).toBe('application/json; charset=utf-8');
-    expect(a.json()).toEqual({ name: 'first', of: 'object' });
+    expect(a.body).toBe('{"name":"first"}');
     await get();
     expect(serialisations).toBe(1);
 
     current = { name: 'second' };
-    expect((await get()).json()).toEqual({ name: 'second', of: 'object' });
+    expect((await get()).body).toBe('{"name":"second"}');
     expect(serialisations).toBe(2);
     await app.close();
   });

@@ -93,4 +93,15 @@ describe('the access check from memory', () => {
     for (let i = 0; i < 5; i++) statuses.push((await read(headers)).statusCode);
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
   });
+
+  it('reads a Bearer header of any accepted form as the full check does, and refuses a token with more after it', async () => {
+    const token = owner.auth.authorization.slice('Bearer '.length);
+    // The session is cached by now: every accepted form is let in, from memory or by the full check.
+    for (const authorization of [`Bearer ${token}`, `bearer ${token}`, `Bearer \t${token}`, `Bearer ${token}  `]) {
+      for (let i = 0; i < 2; i++) expect((await read({ authorization })).statusCode, authorization.slice(0, 10)).toBe(200);
+    }
+    for (const authorization of [`Bearer ${token} more`, `Bearer ${token}\u00a0`, `Bearer  ${token}x`, `Bearer${token}`]) {
+      for (let i = 0; i < 2; i++) expect(await answer({ authorization }), authorization.slice(-8)).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    }
+  });
 });
