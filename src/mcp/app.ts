@@ -9,6 +9,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import { createBaseApp } from '../lib/http/base-app.js';
 import { registerMetricsRoute } from '../lib/http/metrics.js';
+import { hijack } from '../lib/http/request-id.js';
 import type { MetricsConfig } from '../lib/config/metrics-config.js';
 import { CredentialResolver, type Caller } from './credential.js';
 import { MainApi } from './main-api.js';
@@ -117,7 +118,7 @@ export async function buildMcpApp(opts: McpAppOptions): Promise<FastifyInstance>
     registerTools(server, new MainApi(apiUrl, caller.token));
     // Stateless: no session ids; JSON answers rather than SSE streams (every tool answers at once).
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    reply.hijack();
+    hijack(reply);
     reply.raw.on('close', () => {
       void transport.close();
       void server.close();

@@ -23,7 +23,7 @@ const INIT = {
 };
 
 /** A raw POST to /mcp (node:http, so Host can be set as a rebinding page's browser would send it). */
-function post(headers: Record<string, string>): Promise<{ status: number; body: string }> {
+function post(headers: Record<string, string>): Promise<{ status: number; body: string; requestId?: string }> {
   const u = new URL(s.mcpUrl);
   const body = JSON.stringify(INIT);
   return new Promise((resolve, reject) => {
@@ -38,7 +38,7 @@ function post(headers: Record<string, string>): Promise<{ status: number; body: 
       (res) => {
         let text = '';
         res.on('data', (c) => (text += c));
-        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        res.on('end', () => resolve({ status: res.statusCode!, body: text, requestId: res.headers['x-request-id'] as string | undefined }));
       },
     );
     req.on('error', reject);
@@ -52,7 +52,10 @@ describe('DNS rebinding and cross-site requests', () => {
     const auth = { authorization: `Bearer ${person.token}` };
     const own = new URL(s.mcpUrl);
 
-    expect((await post(auth)).status).toBe(200);
+    const first = await post(auth);
+    expect(first.status).toBe(200);
+    // The MCP transport answers on the raw response (a hijacked reply): the request id is there too.
+    expect(first.requestId).toMatch(/^[0-9a-f-]{36}$/);
     expect((await post({ ...auth, origin: own.origin })).status).toBe(200);
     expect((await post({ ...auth, host: `localhost:${own.port}` })).status).toBe(200);
 

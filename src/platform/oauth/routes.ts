@@ -11,6 +11,7 @@ import type { IncomingMessage } from 'node:http';
 import type { InteractionDetails } from 'oidc-provider';
 import { peopleOnly, publicRoute } from '../access/policy.js';
 import { dummyHash, verifyPassword } from '../../lib/auth/passwords.js';
+import { hijack } from '../../lib/http/request-id.js';
 import { normaliseEmail } from '../users/user-record.js';
 import { findUserByEmail, findUserById } from '../users/users-repository.js';
 import { logActivity } from '../auth/activities.js';
@@ -28,7 +29,7 @@ function handToProvider(server: OauthServer, req: FastifyRequest, reply: Fastify
   const query = raw.url!.includes('?') ? raw.url!.slice(raw.url!.indexOf('?')) : '';
   raw.originalUrl = `${mountPath}${path}${query}`;
   raw.url = `${path}${query}`;
-  reply.hijack();
+  hijack(reply);
   server.provider.callback()(raw, reply.raw);
 }
 

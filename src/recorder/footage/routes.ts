@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../lib/http/schemas.js';
+import { hijack } from '../../lib/http/request-id.js';
 import { Binary, StreamQuery } from '../http/media.js';
 import { DeviceId } from '../devices/routes.js';
 import { clipRange } from './footage-export.js';
@@ -42,7 +43,7 @@ export async function footageRoutes(fastify: FastifyInstance): Promise<void> {
       };
       const socket = handOverSocket(req.raw);
       if (socket) {
-        reply.hijack();
+        hijack(reply);
         await footage.sendOverSocket(clip, reply.raw, socket, headers).catch((err: Error) => req.log.warn({ err }, 'footage export cut short'));
         return reply;
       }

@@ -1,5 +1,7 @@
 // New request ids (request-id.ts): version 4 UUIDs, random, never repeated, across refills of the pool
 // of random bytes they are drawn from.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { newRequestId } from '../../../src/lib/http/request-id.js';
 
@@ -18,5 +20,14 @@ describe('newRequestId', () => {
       if ([8, 13, 14, 18, 19, 23].includes(place)) continue; // dashes, the version and the variant digit
       expect(new Set(ids.map((id) => id[place])).size, `place ${place}`).toBe(16);
     }
+  });
+});
+
+describe('hijacked replies', () => {
+  it('are taken over only through `hijack` (which moves the request id onto the raw response)', () => {
+    const src = join(import.meta.dirname, '..', '..', '..', 'src');
+    const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts') && !f.endsWith(join('http', 'request-id.ts')));
+    const direct = files.filter((f) => /\.hijack\(\)/.test(readFileSync(join(src, f), 'utf8')));
+    expect(direct).toEqual([]);
   });
 });

@@ -30,7 +30,10 @@ describe('metadata', () => {
     expect(m.response_types_supported).toEqual(['code']);
     expect(m.grant_types_supported).toEqual(expect.arrayContaining(['authorization_code', 'refresh_token']));
     expect(m.scopes_supported).toContain('mcp');
-    const jwks = await (await fetch(m.jwks_uri)).json();
+    const jwksRes = await fetch(m.jwks_uri);
+    // Answered by the OAuth library on the raw response (a hijacked reply): the request id is there too.
+    expect(jwksRes.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const jwks = await jwksRes.json();
     expect(jwks.keys.length).toBeGreaterThan(0);
     for (const k of jwks.keys) expect(k.d).toBeUndefined();
   });
