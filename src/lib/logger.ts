@@ -3,11 +3,13 @@
 // no bodies). The URL is where a credential can hide: a query parameter named like one (the name compared
 // decoded, as the query parser reads it: `?%74oken=` is `token`), or a value shaped like an Overlook key
 // (`olk_…`) or a JWT whatever its name or place. This runs on every request, so a URL with nothing
-// suspicious costs a few indexOf. Lines go to stdout in batched synchronous writes (docs/benchmarks.md,
-// The request path against bare Fastify); on a terminal they are pretty-printed by pino-pretty instead.
+// suspicious costs a few indexOf. Lines go to stdout in batched synchronous writes (log-batch.ts); on a
+// terminal they are pretty-printed by pino-pretty instead.
 import { createRequire } from 'node:module';
 import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
 import { destination, stdSerializers, symbols, type DestinationStream } from 'pino';
+import { BatchedLog, type ByteDestination } from './log-batch.js';
+import { type RequestLineFields, requestLineText } from './request-line.js';
 
 /** Headers that carry credentials, for code that logs a request's headers (the request serializer does not). */
 const SECRET_HEADERS = [
@@ -35,64 +37,10 @@ export function redactHeaders(headers: unknown): unknown {
 }
 
 let stdout: DestinationStream | undefined;
-/** The longest a log line waits to be written, and the size of a write. */
-const FLUSH_MS = 250;
-const BATCH_BYTES = 16_384;
-/** Room for the batch and a few long lines past it; a longer line is written on its own. */
-const BUFFER_BYTES = 4 * BATCH_BYTES;
 
 /**
- * Lines gathered into writes of about 16 kB (some sixty request lines), each written at most a quarter
- * second after it was logged: one write per line cost a tenth of a small request's CPU. Each line is
- * encoded into one reused buffer as it comes, so no line outlives its request as a string: that cost
- * less per request than keeping the strings and joining them at the write (docs/benchmarks.md, The
- * request path, seventh pass).
- * The writes are synchronous, as pino's default destination and Node's stdout are: an asynchronous
- * write is a trip through the thread pool and back (docs/decisions.md, The request line). The
- * destination is given a copy of each batch (it may keep what a failed write left), so the buffer is
- * reused at once. What is still gathered is written when the process exits; a SIGKILL loses it.
- */
-function batched(out: ReturnType<typeof destination>): DestinationStream {
-  const closed = () => (out as unknown as { destroyed: boolean }).destroyed;
-  // A destination in buffer mode (`contentMode: 'buffer'`) takes bytes, whatever its types say.
-  const send = (bytes: Buffer) => {
-    if (!closed()) (out as unknown as { write(b: Buffer): boolean }).write(bytes);
-  };
-  const buffer = Buffer.allocUnsafe(BUFFER_BYTES);
-  let used = 0;
-  let timer: NodeJS.Timeout | undefined;
-  const flush = () => {
-    if (timer) clearTimeout(timer);
-    timer = undefined;
-    if (used === 0) return;
-    const bytes = Buffer.from(buffer.subarray(0, used));
-    used = 0;
-    send(bytes);
-  };
-  process.once('exit', () => {
-    flush();
-    if (!closed()) out.flushSync();
-  });
-  return {
-    write(line: string) {
-      // A UTF-16 code unit takes at most three bytes in UTF-8.
-      if (used + 3 * line.length > BUFFER_BYTES) {
-        flush();
-        if (3 * line.length > BUFFER_BYTES) {
-          send(Buffer.from(line));
-          return;
-        }
-      }
-      used += buffer.write(line, used);
-      if (used >= BATCH_BYTES) flush();
-      else timer ??= setTimeout(flush, FLUSH_MS).unref();
-    },
-  };
-}
-
-/**
- * Where log lines go: one stdout stream per process, shared by every app, written in batches (see
- * `batched`); on a terminal, pino-pretty's readable lines instead (loaded only then).
+ * Where log lines go: one stdout stream per process, shared by every app, written in batches (log-batch.ts);
+ * on a terminal, pino-pretty's readable lines instead (loaded only then).
  */
 function stdoutStream(): DestinationStream {
   if (stdout) return stdout;
@@ -100,7 +48,7 @@ function stdoutStream(): DestinationStream {
     const pretty = createRequire(import.meta.url)('pino-pretty') as (o: object) => DestinationStream;
     stdout = pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true });
   } else {
-    stdout = batched(destination({ dest: 1, sync: true, contentMode: 'buffer' }));
+    stdout = new BatchedLog(destination({ dest: 1, sync: true, contentMode: 'buffer' }) as unknown as ByteDestination);
   }
   return stdout;
 }
@@ -147,60 +95,11 @@ type PinoFields = { levelVal: number; [symbols.chindingsSym]?: string; [symbols.
 const INFO = 30;
 
 /**
- * The request line as pino writes it for `info({ reqId?, req, res, responseTime }, 'request completed')`
- * through our serializers, built as one template instead (docs/benchmarks.md, The request path against
- * bare Fastify): pino's generic path (serializers, key walk, stringify per value) cost several µs of a
- * request that itself costs some twenty. `chindings` are the logger's bindings as pino serialised them
- * (`,"pid":…,"hostname":…` and, on a request's child logger, its id). test/lib/logger.test.ts proves
- * the two lines alike, field for field; `responseTime` is written to the microsecond (pino writes every
- * digit of the double, and converting it was a tenth of the line's cost).
- */
-function requestLine(chindings: string, id: string | undefined, request: FastifyRequest, reply: FastifyReply): string {
-  const reqId = id === undefined ? '' : `,"reqId":${jsonString(id)}`;
-  const ip = request.ip;
-  return `{"level":30,"time":${nowText()}${chindings}${reqId},"req":{"method":${jsonString(request.method)},"url":${jsonString(redactUrl(request.url))}${ip === undefined ? '' : `,"remoteAddress":${jsonString(ip)}`}},"res":{"statusCode":${reply.statusCode}},"responseTime":${millisText(reply.elapsedTime)},"msg":"request completed"}\n`;
-}
-
-// What the request line spends most of its time on is turning values into text; these do it without a
-// call into the JSON serializer or the double-to-text conversion for the usual values.
-
-/**
- * Anything JSON must escape (quote, backslash, control characters) or that is not plain ASCII: any
- * character outside printable ASCII (space to `~`), and the quote and the backslash within it.
- */
-const NEEDS_ESCAPE = /[^ !#-[\]-~]/;
-
-/** `s` as a JSON string: quoted as is when it holds nothing to escape (request ids, addresses, most URLs). */
-const jsonString = (s: string): string => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);
-
-let lastNow = 0;
-let lastNowText = '0';
-/** `Date.now()` as text, converted once per millisecond (the epoch in ms is not a small integer). */
-function nowText(): string {
-  const now = Date.now();
-  if (now !== lastNow) {
-    lastNow = now;
-    lastNowText = String(now);
-  }
-  return lastNowText;
-}
-
-/** Three-digit fractions, `000` to `999`. */
-const THOUSANDTHS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
-
-/** A duration in ms as text to the microsecond (`0.052`, `12.300`), from integers. */
-function millisText(ms: number): string {
-  const us = Math.round(ms * 1000);
-  if (!(us >= 0 && us < 2 ** 30)) return String(ms);
-  return `${Math.floor(us / 1000)}.${THOUSANDTHS[us % 1000]}`;
-}
-
-/**
  * The framework's request logging, one line per answered request at info instead of two:
  * `{ req: { method, url, remoteAddress }, res: { statusCode }, responseTime }` (ms), with the request id
  * the framework binds; at error when the response failed. Written where the framework wrote its own
  * line (when the response has finished), so it costs no hook. A plain line (no error, nothing added)
- * to a stream of `loggerOptions` is built directly (`requestLine`); any other goes through pino.
+ * to a stream of `loggerOptions` is built directly (request-line.ts); any other goes through pino.
  */
 class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
@@ -217,7 +116,18 @@ class OneLinePerRequest extends LogController {
       const stream = pino[symbols.streamSym];
       const chindings = pino[symbols.chindingsSym];
       if (stream && typeof chindings === 'string' && PLAIN_LINE_STREAMS.has(stream)) {
-        if (pino.levelVal <= INFO) stream.write(requestLine(chindings, direct ? String(request.id) : undefined, request, reply));
+        if (pino.levelVal > INFO) return;
+        const fields: RequestLineFields = {
+          chindings,
+          id: direct ? String(request.id) : undefined,
+          method: request.method,
+          url: redactUrl(request.url),
+          ip: request.ip,
+          status: reply.statusCode,
+          ms: reply.elapsedTime,
+        };
+        if (stream instanceof BatchedLog) stream.writeRequestLine(fields);
+        else stream.write(requestLineText(fields));
         return;
       }
     }
