@@ -21,16 +21,23 @@ const BATCH_BYTES = 16_384;
 /** Room for the batch and a few long lines past it; a longer line is written on its own. */
 const BUFFER_BYTES = 4 * BATCH_BYTES;
 
+/** Every batch made, written out when the process exits (one listener for them all). */
+const batches = new Set<BatchedLog>();
+let exitListener = false;
+
 export class BatchedLog implements LineSink {
   private readonly buffer = Buffer.allocUnsafe(BUFFER_BYTES);
   private used = 0;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(private readonly out: ByteDestination) {
-    process.once('exit', () => {
-      this.flush();
-      if (!out.destroyed) out.flushSync();
-    });
+    batches.add(this);
+    if (!exitListener) {
+      exitListener = true;
+      process.once('exit', () => {
+        for (const batch of batches) batch.atExit();
+      });
+    }
   }
 
   /** A line of text (pino's own lines). */
@@ -77,8 +84,9 @@ export class BatchedLog implements LineSink {
     buffer[at++] = 0x22;
     for (let i = 0; i < s.length; i++) {
       const c = s.charCodeAt(i);
-      // What JSON must escape (quote, backslash, control characters), and anything past ASCII: the
-      // value is written by the JSON serializer instead, from its start.
+      // What JSON must escape (quote, backslash, control characters), and anything past ASCII (the
+      // rule of request-line.ts's NEEDS_ESCAPE): the value is written by the JSON serializer instead,
+      // from its start.
       if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) {
         this.text(JSON.stringify(s));
         return;
@@ -110,6 +118,11 @@ export class BatchedLog implements LineSink {
     const bytes = Buffer.from(this.buffer.subarray(0, this.used));
     this.used = 0;
     this.send(bytes);
+  }
+
+  private atExit(): void {
+    this.flush();
+    if (!this.out.destroyed) this.out.flushSync();
   }
 
   private send(bytes: Buffer): void {

@@ -81,7 +81,7 @@ class TextSink implements LineSink {
 const NEEDS_ESCAPE = /[^ !#-[\]-~]/;
 
 /** `s` as a JSON string: quoted as is when it holds nothing to escape (request ids, addresses, most URLs). */
-export const jsonString = (s: string): string => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);
+const jsonString = (s: string): string => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);
 
 let lastNow = 0;
 let lastNowText = '0';
