@@ -1,12 +1,12 @@
 // The process's stdout log: lines gathered into writes of about 16 kB (some sixty request lines), each
 // written at most a quarter second after it was logged; one write per line cost a tenth of a small
 // request's CPU. Lines are encoded into one reused buffer as they come, and the request line is written
-// into it byte by byte (request-line.ts), so no line is kept, copied or encoded as a string on the way
+// straight into it (request-line.ts), so no line is kept, copied or encoded as a string on the way
 // (docs/benchmarks.md, The request path, seventh pass). The writes are synchronous, as pino's default
 // destination and Node's stdout are: an asynchronous write is a trip through the thread pool and back
 // (docs/decisions.md, The request line). What is still gathered is written when the process exits; a
 // SIGKILL loses it.
-import { type LineSink, type RequestLineFields, requestLineBound, requestLineText, writeRequestLine } from './request-line.js';
+import { type RequestLineFields, requestLineBound, requestLineText, writeRequestLineBytes } from './request-line.js';
 
 /** Where batches go: a destination that takes bytes (pino's `destination` with `contentMode: 'buffer'`). */
 export interface ByteDestination {
@@ -25,7 +25,7 @@ const BUFFER_BYTES = 4 * BATCH_BYTES;
 const batches = new Set<BatchedLog>();
 let exitListener = false;
 
-export class BatchedLog implements LineSink {
+export class BatchedLog {
   private readonly buffer = Buffer.allocUnsafe(BUFFER_BYTES);
   private used = 0;
   private timer: NodeJS.Timeout | undefined;
@@ -51,50 +51,14 @@ export class BatchedLog implements LineSink {
     this.written();
   }
 
-  /** The request line, written into the batch piece by piece. */
+  /** The request line, written straight into the batch (request-line.ts). */
   writeRequestLine(fields: RequestLineFields): void {
     if (!this.room(requestLineBound(fields))) {
       this.write(requestLineText(fields));
       return;
     }
-    writeRequestLine(this, fields);
+    this.used = writeRequestLineBytes(this.buffer, this.used, fields);
     this.written();
-  }
-
-  // LineSink: pieces of a line that `room` has made space for.
-
-  text(s: string): void {
-    const buffer = this.buffer;
-    let at = this.used;
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      if (c > 0x7f) {
-        // Past ASCII: the rest is encoded as UTF-8 by Node.
-        this.used = at + buffer.write(s.slice(i), at);
-        return;
-      }
-      buffer[at++] = c;
-    }
-    this.used = at;
-  }
-
-  quoted(s: string): void {
-    const buffer = this.buffer;
-    let at = this.used;
-    buffer[at++] = 0x22;
-    for (let i = 0; i < s.length; i++) {
-      const c = s.charCodeAt(i);
-      // What JSON must escape (quote, backslash, control characters), and anything past ASCII (the
-      // rule of request-line.ts's NEEDS_ESCAPE): the value is written by the JSON serializer instead,
-      // from its start.
-      if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) {
-        this.text(JSON.stringify(s));
-        return;
-      }
-      buffer[at++] = c;
-    }
-    buffer[at++] = 0x22;
-    this.used = at;
   }
 
   /** Makes room for `bytes` more (writing the batch out if need be); false when they would never fit. */

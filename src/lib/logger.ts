@@ -197,8 +197,14 @@ class RequestLogger {
 
 /** Fastify's childLoggerFactory: a RequestLogger, or at once a real child when the route sets its own level or serializers. */
 function requestLogger(logger: FastifyBaseLogger, bindings: Record<string, unknown>, opts: object): FastifyBaseLogger {
-  if (Object.keys(opts).length > 0) return logger.child(bindings, opts as never);
+  if (hasKeys(opts)) return logger.child(bindings, opts as never);
   return new RequestLogger(logger, bindings) as unknown as FastifyBaseLogger;
+}
+
+/** Whether an object has any key, without `Object.keys`'s array (this runs for every request). */
+function hasKeys(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
 }
 
 const EXTRA = Symbol('request log extra');

@@ -1,16 +1,12 @@
 // The request line (docs/security.md, Logs): what pino writes for `info({ reqId?, req, res, responseTime },
 // 'request completed')` through the logger's serializers, built from one template instead of pino's generic
 // path (serializers, key walk, stringify per value), which cost several µs of a request that itself costs
-// some twenty. The template is written piece by piece to a sink: as one string (`requestLineText`), or
-// straight into the bytes of the stdout batch (log-batch.ts), which spares the string, its copies and its
-// encoding (docs/benchmarks.md, The request path, seventh pass). test/lib/logger.test.ts proves the line
-// alike to pino's, field for field, and test/lib/log-batch.test.ts the bytes alike to the string.
-
-/** Where a line is written: `text` already in JSON form, `quoted` a value to write as a JSON string. */
-export interface LineSink {
-  text(s: string): void;
-  quoted(s: string): void;
-}
+// some twenty. The line is made two ways from the same template: as one string (`requestLineText`, for any
+// stream), or written straight into the bytes of the stdout batch (`writeRequestLineBytes`, log-batch.ts),
+// where what seldom changes between lines (the fixed text, the logger's bindings, the status part) is
+// copied as bytes encoded once, the numbers are written as digits, and only the request's own values are
+// written byte by byte (docs/benchmarks.md, The request path, eighth pass). test/lib/logger.test.ts proves
+// the line alike to pino's, field for field, and test/lib/log-batch.test.ts the bytes alike to the string.
 
 export interface RequestLineFields {
   /** The logger's bindings as pino serialised them (`,"pid":…,"hostname":…`, and a child's request id). */
@@ -26,27 +22,14 @@ export interface RequestLineFields {
   ms: number;
 }
 
-export function writeRequestLine(sink: LineSink, f: RequestLineFields): void {
-  sink.text('{"level":30,"time":');
-  sink.text(nowText());
-  sink.text(f.chindings);
-  if (f.id !== undefined) {
-    sink.text(',"reqId":');
-    sink.quoted(f.id);
-  }
-  sink.text(',"req":{"method":');
-  sink.quoted(f.method);
-  sink.text(',"url":');
-  sink.quoted(f.url);
-  if (f.ip !== undefined) {
-    sink.text(',"remoteAddress":');
-    sink.quoted(f.ip);
-  }
-  sink.text('},"res":{"statusCode":');
-  sink.text(String(f.status));
-  sink.text('},"responseTime":');
-  sink.text(millisText(f.ms));
-  sink.text(',"msg":"request completed"}\n');
+/** The line as one string. */
+export function requestLineText(f: RequestLineFields): string {
+  const id = f.id === undefined ? '' : `,"reqId":${jsonString(f.id)}`;
+  const ip = f.ip === undefined ? '' : `,"remoteAddress":${jsonString(f.ip)}`;
+  return (
+    `{"level":30,"time":${Date.now()}${f.chindings}${id},"req":{"method":${jsonString(f.method)},"url":${jsonString(f.url)}${ip}}` +
+    `,"res":{"statusCode":${f.status}},"responseTime":${millisText(f.ms)},"msg":"request completed"}\n`
+  );
 }
 
 /**
@@ -57,43 +40,132 @@ export function requestLineBound(f: RequestLineFields): number {
   return 256 + 3 * f.chindings.length + 6 * (f.method.length + f.url.length + (f.id?.length ?? 0) + (f.ip?.length ?? 0));
 }
 
-/** The line as one string. */
-export function requestLineText(f: RequestLineFields): string {
-  const sink = new TextSink();
-  writeRequestLine(sink, f);
-  return sink.out;
+/**
+ * Writes the line into `buffer` from `at`, which has room for `requestLineBound(f)` bytes; returns where
+ * it ends. The same bytes as `requestLineText(f)` in UTF-8.
+ */
+export function writeRequestLineBytes(buffer: Buffer, at: number, f: RequestLineFields): number {
+  let end = writeHead(buffer, at, f.chindings, f.id !== undefined);
+  if (f.id !== undefined) end = quoted(buffer, end, f.id);
+  end = put(buffer, end, METHOD);
+  end = quoted(buffer, end, f.method);
+  end = put(buffer, end, URL);
+  end = quoted(buffer, end, f.url);
+  if (f.ip !== undefined) {
+    end = put(buffer, end, ADDRESS);
+    end = quoted(buffer, end, f.ip);
+  }
+  end = put(buffer, end, statusPart(f.status));
+  end = millis(buffer, end, f.ms);
+  return put(buffer, end, TAIL);
 }
 
-class TextSink implements LineSink {
-  out = '';
-  text(s: string): void {
-    this.out += s;
+const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
+const METHOD = bytes(',"req":{"method":');
+const URL = bytes(',"url":');
+const ADDRESS = bytes(',"remoteAddress":');
+const TAIL = bytes(',"msg":"request completed"}\n');
+
+/** Copies bytes encoded once (a native copy: quicker than a loop for all but the shortest). */
+function put(buffer: Buffer, at: number, piece: Uint8Array): number {
+  buffer.set(piece, at);
+  return at + piece.length;
+}
+
+const LEVEL_TIME = bytes('{"level":30,"time":');
+const REQ_ID = bytes(',"reqId":');
+
+/** The time as text, written once per millisecond (most lines share it). */
+const timeText = Buffer.alloc(32);
+let timeLength = 0;
+let timeOf = -1;
+/** The logger's bindings as bytes, encoded again only when they change. */
+let bindingsText = '';
+let bindingsBytes = new Uint8Array(0);
+
+/** The line's start up to the request id's value: `{"level":30,"time":<now><bindings>`, and `,"reqId":` when the id is written. */
+function writeHead(buffer: Buffer, at: number, chindings: string, withId: boolean): number {
+  let end = put(buffer, at, LEVEL_TIME);
+  const now = Date.now();
+  if (now !== timeOf) {
+    timeOf = now;
+    timeLength = timeText.write(String(now), 0, 'latin1');
   }
-  quoted(s: string): void {
-    this.out += jsonString(s);
+  for (let i = 0; i < timeLength; i++) buffer[end + i] = timeText[i]!;
+  end += timeLength;
+  if (chindings !== bindingsText) {
+    bindingsText = chindings;
+    bindingsBytes = bytes(chindings);
   }
+  end = put(buffer, end, bindingsBytes);
+  return withId ? put(buffer, end, REQ_ID) : end;
+}
+
+/** A non-negative integer's decimal digits, written at `at`; returns where they end. */
+function digits(into: Uint8Array, at: number, n: number): number {
+  let count = 1;
+  for (let x = n; x >= 10; x = Math.floor(x / 10)) count++;
+  let rest = n;
+  for (let i = at + count - 1; i >= at; i--) {
+    into[i] = 0x30 + (rest % 10);
+    rest = Math.floor(rest / 10);
+  }
+  return at + count;
+}
+
+/**
+ * `},"res":{"statusCode":<status>},"responseTime":`, encoded once per status code (Node answers only with
+ * whole numbers from 100 to 999, so there are at most 900).
+ */
+const STATUS_PARTS: (Uint8Array | undefined)[] = [];
+function statusPart(status: number): Uint8Array {
+  let made = STATUS_PARTS[status];
+  if (made === undefined) {
+    made = bytes(`},"res":{"statusCode":${status}},"responseTime":`);
+    STATUS_PARTS[status] = made;
+  }
+  return made;
+}
+
+/**
+ * `s` as a JSON string. Plain printable ASCII (request ids, addresses, most URLs) is copied byte by byte;
+ * anything JSON must escape or that is not ASCII (the rule of NEEDS_ESCAPE below) is written by the JSON
+ * serializer and encoded as UTF-8 instead, from the value's start.
+ */
+function quoted(buffer: Buffer, at: number, s: string): number {
+  buffer[at] = 0x22;
+  const n = s.length;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return at + buffer.write(JSON.stringify(s), at, 'utf8');
+    buffer[at + 1 + i] = c;
+  }
+  buffer[at + 1 + n] = 0x22;
+  return at + n + 2;
+}
+
+/** A response time as `millisText` writes it, digits straight into the buffer. */
+function millis(buffer: Buffer, at: number, ms: number): number {
+  const us = Math.round(ms * 1000);
+  if (!(us >= 0 && us < 2 ** 30)) return at + buffer.write(millisText(ms), at, 'latin1');
+  let end = digits(buffer, at, Math.floor(us / 1000));
+  const fraction = us % 1000;
+  buffer[end++] = 0x2e;
+  buffer[end++] = 0x30 + Math.floor(fraction / 100);
+  buffer[end++] = 0x30 + (Math.floor(fraction / 10) % 10);
+  buffer[end++] = 0x30 + (fraction % 10);
+  return end;
 }
 
 /**
  * Anything JSON must escape (quote, backslash, control characters) or that is not plain ASCII: any
- * character outside printable ASCII (space to `~`), and the quote and the backslash within it.
+ * character outside printable ASCII (space to `~`), and the quote and the backslash within it. The byte
+ * writer's `quoted` spells the same rule as comparisons.
  */
 const NEEDS_ESCAPE = /[^ !#-[\]-~]/;
 
 /** `s` as a JSON string: quoted as is when it holds nothing to escape (request ids, addresses, most URLs). */
 const jsonString = (s: string): string => (NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`);
-
-let lastNow = 0;
-let lastNowText = '0';
-/** `Date.now()` as text, converted once per millisecond (the epoch in ms is not a small integer). */
-function nowText(): string {
-  const now = Date.now();
-  if (now !== lastNow) {
-    lastNow = now;
-    lastNowText = String(now);
-  }
-  return lastNowText;
-}
 
 /** Three-digit fractions, `000` to `999`. */
 const THOUSANDTHS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));

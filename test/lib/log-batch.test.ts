@@ -38,6 +38,9 @@ const cases: RequestLineFields[] = [
   { ...plain, ip: '::ffff:10.0.0.1', method: 'M-SEARCH', status: 404, ms: 12345.6789 },
   { ...plain, chindings: ',"pid":1,"hostname":"h\u00f4te-\u6771\u4eac","reqId":"x"', id: undefined },
   { ...plain, ms: Number.NaN },
+  { ...plain, ms: Number.POSITIVE_INFINITY, status: 500 },
+  { ...plain, ms: 2 ** 21, status: 101 },
+  { ...plain, ms: 1e30, status: 999 },
   { ...plain, url: `/${'\u00e9'.repeat(8000)}` },
   { ...plain, url: `/${'x'.repeat(30_000)}` },
 ];
@@ -54,6 +57,21 @@ describe('the request line written into the batch', () => {
       expect(output(), fields.url.slice(0, 40)).toBe(expected);
       expect(JSON.parse(expected).req.url).toBe(fields.url);
     }
+  });
+
+  it('holds the time of its own millisecond and its own bindings, whatever the line before it held', () => {
+    let now = 1795769286155;
+    vi.spyOn(Date, 'now').mockImplementation(() => now);
+    const { log, output } = batch();
+    let expected = '';
+    for (let i = 0; i < 40; i++) {
+      if (i % 3 === 0) now += i;
+      const fields = { ...cases[i % 2]!, chindings: i % 5 === 0 ? ',"pid":2,"hostname":"other"' : plain.chindings };
+      log.writeRequestLine(fields);
+      expected += requestLineText(fields);
+    }
+    expect(output()).toBe(expected);
+    expect(new Set(output().match(/"time":\d+/g)).size).toBeGreaterThan(10);
   });
 
   it('comes out whole and in order among text lines, across many batches', () => {
