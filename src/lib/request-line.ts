@@ -22,13 +22,22 @@ export interface RequestLineFields {
   ms: number;
 }
 
+// The template's fixed text, spelled once for both forms of the line.
+const LEVEL_TIME = '{"level":30,"time":';
+const REQ_ID = ',"reqId":';
+const METHOD = ',"req":{"method":';
+const URL = ',"url":';
+const ADDRESS = ',"remoteAddress":';
+const statusText = (status: number) => `},"res":{"statusCode":${status}},"responseTime":`;
+const TAIL = ',"msg":"request completed"}\n';
+
 /** The line as one string. */
 export function requestLineText(f: RequestLineFields): string {
-  const id = f.id === undefined ? '' : `,"reqId":${jsonString(f.id)}`;
-  const ip = f.ip === undefined ? '' : `,"remoteAddress":${jsonString(f.ip)}`;
+  const id = f.id === undefined ? '' : REQ_ID + jsonString(f.id);
+  const ip = f.ip === undefined ? '' : ADDRESS + jsonString(f.ip);
   return (
-    `{"level":30,"time":${Date.now()}${f.chindings}${id},"req":{"method":${jsonString(f.method)},"url":${jsonString(f.url)}${ip}}` +
-    `,"res":{"statusCode":${f.status}},"responseTime":${millisText(f.ms)},"msg":"request completed"}\n`
+    `${LEVEL_TIME}${Date.now()}${f.chindings}${id}${METHOD}${jsonString(f.method)}${URL}${jsonString(f.url)}${ip}` +
+    `${statusText(f.status)}${millisText(f.ms)}${TAIL}`
   );
 }
 
@@ -47,33 +56,32 @@ export function requestLineBound(f: RequestLineFields): number {
 export function writeRequestLineBytes(buffer: Buffer, at: number, f: RequestLineFields): number {
   let end = writeHead(buffer, at, f.chindings, f.id !== undefined);
   if (f.id !== undefined) end = quoted(buffer, end, f.id);
-  end = put(buffer, end, METHOD);
+  end = put(buffer, end, METHOD_BYTES);
   end = quoted(buffer, end, f.method);
-  end = put(buffer, end, URL);
+  end = put(buffer, end, URL_BYTES);
   end = quoted(buffer, end, f.url);
   if (f.ip !== undefined) {
-    end = put(buffer, end, ADDRESS);
+    end = put(buffer, end, ADDRESS_BYTES);
     end = quoted(buffer, end, f.ip);
   }
   end = put(buffer, end, statusPart(f.status));
   end = millis(buffer, end, f.ms);
-  return put(buffer, end, TAIL);
+  return put(buffer, end, TAIL_BYTES);
 }
 
 const bytes = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
-const METHOD = bytes(',"req":{"method":');
-const URL = bytes(',"url":');
-const ADDRESS = bytes(',"remoteAddress":');
-const TAIL = bytes(',"msg":"request completed"}\n');
+const LEVEL_TIME_BYTES = bytes(LEVEL_TIME);
+const REQ_ID_BYTES = bytes(REQ_ID);
+const METHOD_BYTES = bytes(METHOD);
+const URL_BYTES = bytes(URL);
+const ADDRESS_BYTES = bytes(ADDRESS);
+const TAIL_BYTES = bytes(TAIL);
 
 /** Copies bytes encoded once (a native copy: quicker than a loop for all but the shortest). */
 function put(buffer: Buffer, at: number, piece: Uint8Array): number {
   buffer.set(piece, at);
   return at + piece.length;
 }
-
-const LEVEL_TIME = bytes('{"level":30,"time":');
-const REQ_ID = bytes(',"reqId":');
 
 /** The time as text, written once per millisecond (most lines share it). */
 const timeText = Buffer.alloc(32);
@@ -85,7 +93,7 @@ let bindingsBytes = new Uint8Array(0);
 
 /** The line's start up to the request id's value: `{"level":30,"time":<now><bindings>`, and `,"reqId":` when the id is written. */
 function writeHead(buffer: Buffer, at: number, chindings: string, withId: boolean): number {
-  let end = put(buffer, at, LEVEL_TIME);
+  let end = put(buffer, at, LEVEL_TIME_BYTES);
   const now = Date.now();
   if (now !== timeOf) {
     timeOf = now;
@@ -98,7 +106,7 @@ function writeHead(buffer: Buffer, at: number, chindings: string, withId: boolea
     bindingsBytes = bytes(chindings);
   }
   end = put(buffer, end, bindingsBytes);
-  return withId ? put(buffer, end, REQ_ID) : end;
+  return withId ? put(buffer, end, REQ_ID_BYTES) : end;
 }
 
 /** A non-negative integer's decimal digits, written at `at`; returns where they end. */
@@ -121,7 +129,7 @@ const STATUS_PARTS: (Uint8Array | undefined)[] = [];
 function statusPart(status: number): Uint8Array {
   let made = STATUS_PARTS[status];
   if (made === undefined) {
-    made = bytes(`},"res":{"statusCode":${status}},"responseTime":`);
+    made = bytes(statusText(status));
     STATUS_PARTS[status] = made;
   }
   return made;
