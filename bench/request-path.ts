@@ -1,12 +1,14 @@
 // The request path against the framework's ceiling (docs/benchmarks.md, The request path against bare
 // Fastify). Every server is a process of its own: the platform (the built CLI, `overlook serve`, at the
 // DEFAULT log level with request logging on, its log written to a file), a bare Fastify 5 route from the
-// same node_modules (bench/bare-server.ts) and @fastify/static over the platform's object folder
-// (bench/static-server.ts). wrk drives each (1 thread, 32 connections, BENCH_SECONDS = 8 s, after a
-// warm-up), in rounds that alternate the order; BENCH_RUNS (3) rounds give the noise.
+// same node_modules (bench/bare-server.ts), the same route writing its answers together as the platform
+// does (the second yardstick: the cost of the platform's own work, without that gain), and @fastify/static
+// over the platform's object folder (bench/static-server.ts). wrk drives each (1 thread, 32 connections,
+// BENCH_SECONDS = 8 s, after a warm-up), in rounds that alternate the order; BENCH_RUNS (3) rounds give the noise.
 // Reported: /health, the key-authorised camera read, the same with a JWT, a key refused (403) and a
-// media-token segment read, each as a ratio to the bare route; key and JWT also to /health (the older
-// yardstick); the stored JPEG (API key, Accept: image/jpeg) as a ratio to @fastify/static on the same file.
+// media-token segment read, each as a ratio to the bare route; /health, key and JWT also to the second
+// yardstick, key and JWT to /health (the older yardstick); the stored JPEG (API key, Accept: image/jpeg) as
+// a ratio to @fastify/static on the same file.
 // Env: BENCH_SECONDS, BENCH_WARMUP_SECONDS (2), BENCH_RUNS, BENCH_REQUEST_PATH_PARTS (json,jpeg,media),
 // BENCH_PIN (default on where `taskset` exists and there are two CPUs or more: every server on the last CPU, wrk on
 // the first; 0: wherever the scheduler puts them), BENCH_SCENARIOS (some of the JSON ones), BENCH_LOG_LEVEL (unset: the default level), BENCH_CLI (a `.ts` runs
@@ -25,7 +27,7 @@ const CLI = process.env.BENCH_CLI ?? join(ROOT, 'dist', 'cli.js');
 const cliArgs = (...args: string[]) => (CLI.endsWith('.ts') ? ['--import', 'tsx', CLI, ...args] : [CLI, ...args]);
 /** BENCH_CPU_PROF=<folder>: the platform writes a V8 CPU profile there when it stops (`--cpu-prof`). */
 const PROFILE = process.env.BENCH_CPU_PROF;
-/** BENCH_SCENARIOS=bare,key: only these of the JSON scenarios (bare, health, key, jwt, refused_key). */
+/** BENCH_SCENARIOS=bare,key: only these of the JSON scenarios (bare, bare_together, health, key, jwt, refused_key). */
 const ONLY = process.env.BENCH_SCENARIOS?.split(',');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
@@ -161,10 +163,19 @@ async function main(): Promise<void> {
     const bare = await startChild([join(import.meta.dirname, 'bare-server.ts'), cameraJson], /bare listening on (http:\/\/\S+)/, {}, SERVER_CPU);
     children.push(bare.proc);
     const bareUrl = `${bare.url}/v2/cameras/${camera.exid}`;
+    // The same route writing its answers together, as the platform does (bench/bare-server.ts, --together).
+    const together = await startChild(
+      [join(import.meta.dirname, 'bare-server.ts'), cameraJson, '--together'],
+      /bare listening on (http:\/\/\S+)/,
+      {},
+      SERVER_CPU,
+    );
+    children.push(together.proc);
 
     type Scenario = { name: string; url: string; headers: Headers; pid: number; refused?: boolean | 'rolling' };
     const scenarios: Scenario[] = [
       { name: 'bare', url: bareUrl, headers: {}, pid: bare.proc.pid! },
+      { name: 'bare_together', url: `${together.url}/v2/cameras/${camera.exid}`, headers: {}, pid: together.proc.pid! },
       { name: 'health', url: `${url}/health`, headers: {}, pid: platform.pid! },
       { name: 'key', url: cameraUrl, headers: key, pid: platform.pid! },
       { name: 'jwt', url: cameraUrl, headers: jwt, pid: platform.pid! },
@@ -214,7 +225,7 @@ async function main(): Promise<void> {
       // Alternate the order run by run, so drift over time does not favour one side.
       for (const s of i % 2 === 0 ? json_ : [...json_].reverse()) {
         const r = measure(s, got);
-        if (s.name !== 'bare') platformRequests += r.requests;
+        if (s.pid === platform.pid) platformRequests += r.requests;
       }
       if (jpeg) {
         for (const s of i % 2 === 0 ? [jpeg.api, jpeg.stat] : [jpeg.stat, jpeg.api]) {
@@ -278,6 +289,7 @@ async function main(): Promise<void> {
       };
     };
     row('bare', 'bare Fastify route (logger off)', null);
+    row('bare_together', 'the same, answers written together', null);
     row('health', 'GET /health', 0.85);
     row('key', 'GET /v2/cameras/{id}, API key', 0.6);
     row('jwt', 'GET /v2/cameras/{id}, JWT', 0.6);
@@ -300,6 +312,10 @@ async function main(): Promise<void> {
       log_lines_per_request: r3(logLines / Math.max(1, platformRequests)),
       key_to_health: ratio('key', 'health')?.mean ?? '',
       jwt_to_health: ratio('jwt', 'health')?.mean ?? '',
+      // The second yardstick: the bare route that writes its answers together as the platform does.
+      health_to_bare_together: ratio('health', 'bare_together')?.mean ?? '',
+      key_to_bare_together: ratio('key', 'bare_together')?.mean ?? '',
+      jwt_to_bare_together: ratio('jwt', 'bare_together')?.mean ?? '',
     };
     console.log(
       "\nThe request path against a bare Fastify route. ratio: requests/s over the yardstick's, mean of the runs (min/max: the noise); cpu_ratio: the yardstick's server CPU per request over this one's (steadier on a busy machine)",
