@@ -2,13 +2,13 @@
 // written together). Each answer written on its own wakes the client's process (a proxy, a load balancer,
 // any client that holds many connections) once per answer; written back to back, one wake-up serves them
 // all. On a busy server that wake-up was the larger part of a small answer's cost: a µs of work in a
-// handler cost two of throughput (docs/benchmarks.md, The request path, ninth pass). An answer waits at most
-// for the rest of the turn it was made in; on an idle server the turn ends at once.
+// handler cost two of throughput (docs/benchmarks.md, The request path, ninth pass). The turn's first answer
+// goes out at once, so a lone request waits for nothing; the others wait at most for the rest of the turn.
 import type { FastifyInstance, FastifyReply } from 'fastify';
 
 type Done = (err: Error | null, payload?: unknown) => void;
 
-/** The answers made in this turn, in the order they were made: each reply, its payload and Fastify's callback. */
+/** The answers held in this turn, in the order they were made: each reply, its payload and Fastify's callback (three arrays, no object per answer). */
 const replies: FastifyReply[] = [];
 const payloads: unknown[] = [];
 const callbacks: Done[] = [];
