@@ -21,9 +21,9 @@ export async function keyPageRoutes(app: FastifyInstance): Promise<void> {
       index: false,
       setHeaders: (res) => {
         // Only our own scripts and styles, never framed: the page handles key values.
-        res.setHeader('content-security-policy', "default-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'");
-        res.setHeader('x-content-type-options', 'nosniff');
-        res.setHeader('referrer-policy', 'no-referrer');
+        res.header('content-security-policy', "default-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'");
+        res.header('x-content-type-options', 'nosniff');
+        res.header('referrer-policy', 'no-referrer');
       },
     });
     // The router ignores trailing slashes, so `/keys` and `/keys/` are one route: the page itself.
