@@ -1,6 +1,6 @@
 // What `overlook up` prints (README.md, Start it): the web app, the key page and the API reference by full
 // URL, the demo sign-in once, kept in an owner-only file, and on later starts where to find it; and no
-// oidc-provider runtime warning (src/platform/oauth/load-oidc-provider.ts).
+// oidc-provider runtime warning (it warns on a Node.js older than the project supports).
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
