@@ -8,14 +8,13 @@ import {
   exportJWK,
   exportPKCS8,
   generateKeyPair,
-  importPKCS8,
   jwtVerify,
   SignJWT,
   type JWK,
   type JWTPayload,
   type JWTVerifyGetKey,
 } from 'jose';
-import { createPublicKey, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 
 export const JWT_ISSUER = 'overlook';
 export const JWT_AUDIENCE = 'overlook-api';
@@ -69,7 +68,8 @@ export async function generateSigningKeyPem(): Promise<string> {
 }
 
 export async function signingKeyFromPem(pem: string): Promise<SigningKey> {
-  const privateKey = (await importPKCS8(pem, ALG, { extractable: true })) as unknown as KeyObject;
+  // Node's own KeyObject: jose signs with it, and Node derives the public key from it.
+  const privateKey = createPrivateKey(pem);
   const publicKey = createPublicKey(privateKey);
   const publicJwk = await exportJWK(publicKey);
   const kid = await calculateJwkThumbprint(publicJwk);
