@@ -16,13 +16,14 @@
 //   Viewer token: POST /authentication/v2/token grant_type=client_credentials scope=viewables:read
 import { Type } from 'typebox';
 import { ApiError, validation } from '../../../lib/errors.js';
-import { fromPathCamera, scoped } from '../../access/policy.js';
-import { actingUserId, allowedProject } from '../../http/principal-helpers.js';
+import { scoped } from '../../access/policy.js';
+import { actingUserId } from '../../http/principal-helpers.js';
 import { cameraImage, SnapshotSourceFields } from '../framework/snapshot-source.js';
 import { mediaItemFile } from '../framework/media-source.js';
 import { connectorErrors } from '../framework/routes.js';
 import type { ConnectorApp, ConnectorContext, ConnectorProvider } from '../framework/provider.js';
-import { CameraParams, RemoteId } from '../framework/common-schemas.js';
+import { RemoteId } from '../framework/common-schemas.js';
+import { uploadRoute } from '../framework/upload-route.js';
 
 interface JsonApiResource {
   type: string;
@@ -98,7 +99,7 @@ export function storageLocation(id: string): { bucket: string; object: string } 
 const VIEWER_SCOPES = ['viewables:read'];
 
 function routes(app: ConnectorApp, ctx: ConnectorContext): void {
-  const { client, prefix, tags, provider, store } = ctx;
+  const { client, prefix, tags, provider } = ctx;
   const browse = scoped(['project:connectors']);
   const op = provider.operationPrefix;
 
@@ -175,29 +176,20 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
     },
   );
 
-  app.post(
-    `${prefix}/cameras/:camera_exid/uploads`,
-    {
-      config: { access: scoped(['project:connectors'], { project: fromPathCamera, role: 'editor' }) },
-      schema: {
-        tags,
-        operationId: `${op}UploadSnapshot`,
-        summary: "Upload a camera's snapshot (recorded or live), or a media hub file of its project, into an Autodesk folder as a new file",
-        params: CameraParams,
-        body: UploadBody,
-        response: { 201: UploadReply, ...connectorErrors() },
-      },
-    },
-    async (req, reply) => {
-      const userId = actingUserId(req);
-      const { project } = allowedProject(req);
-      const b = req.body;
+  uploadRoute(app, ctx, {
+    path: 'uploads',
+    operation: 'UploadSnapshot',
+    summary: "Upload a camera's snapshot (recorded or live), or a media hub file of its project, into an Autodesk folder as a new file",
+    body: UploadBody,
+    reply: UploadReply,
+    check: (b) => {
       if (b.media_item_id && (b.source || b.timestamp))
         throw validation('media_item_id', 'upload either a media hub item or a snapshot (source/timestamp), not both');
-      await client.connection(userId);
+    },
+    upload: async ({ userId, project, cameraExid, body: b }) => {
       const file = b.media_item_id
         ? { ...(await mediaItemFile(ctx.host, project, b.media_item_id)), takenAt: null as string | null }
-        : await cameraImage(ctx.host, req.params.camera_exid, { source: b.source, timestamp: b.timestamp }).then((i) => ({
+        : await cameraImage(ctx.host, cameraExid, { source: b.source, timestamp: b.timestamp }).then((i) => ({
             bytes: i.jpeg,
             contentType: 'image/jpeg',
             fileName: i.fileName,
@@ -250,16 +242,12 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
       });
       const created = item?.data as JsonApiResource | undefined;
       if (!created?.id) throw new ApiError('BAD_GATEWAY', 'Autodesk did not create the item');
+      const itemId = created.id;
       const versionId = item.included?.find((r) => r.type === 'versions')?.id ?? null;
       const webView = created.links?.webView?.href ?? null;
-      const camera = await ctx.host.cameras.row(req.params.camera_exid);
-      const id = await store.recordUpload({
-        provider: provider.id,
-        userId,
-        projectId: project.id,
-        cameraId: camera.id,
+      return {
         remoteProjectId: b.project_id,
-        remoteId: created.id,
+        remoteId: itemId,
         name,
         details: {
           hub_id: b.hub_id,
@@ -270,12 +258,10 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
           taken_at: file.takenAt,
           media_item_id: b.media_item_id ?? null,
         },
-      });
-      return reply
-        .code(201)
-        .send({ id, item_id: created.id, version_id: versionId, storage_id: storageId, web_view_url: webView, file_name: name, taken_at: file.takenAt });
+        reply: (id) => ({ id, item_id: itemId, version_id: versionId, storage_id: storageId, web_view_url: webView, file_name: name, taken_at: file.takenAt }),
+      };
     },
-  );
+  });
 
   app.get(
     `${prefix}/viewer-token`,

@@ -10,12 +10,13 @@
 //   POST /api/projects/{project}/register            multipart: `document` (<Document> metadata XML)
 //                                                    and `file` (the JPEG) → <RegisterDocument>
 import { Type } from 'typebox';
-import { fromPathCamera, fromPathProject, scoped } from '../../access/policy.js';
+import { fromPathProject, scoped } from '../../access/policy.js';
 import { actingUserId, allowedProject } from '../../http/principal-helpers.js';
 import { cameraImage, SnapshotSourceFields } from '../framework/snapshot-source.js';
 import { connectorErrors } from '../framework/routes.js';
 import type { ConnectorApp, ConnectorContext, ConnectorProvider, ProviderClient } from '../framework/index.js';
-import { CameraParams, PageQuery, ProjectParams, RemoteId, UploadList, uploadsPage } from '../framework/common-schemas.js';
+import { PageQuery, ProjectParams, RemoteId, UploadList, uploadsPage } from '../framework/common-schemas.js';
+import { uploadRoute } from '../framework/upload-route.js';
 import { documentXml, parseProjects, parseRegisteredDocument, parseSchema, resolveFields } from './register-schema.js';
 
 const XML = { responseType: 'text' as const, headers: { accept: 'application/vnd.aconex.projects.v1+xml, application/xml' } };
@@ -86,29 +87,18 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
     async (req) => schemaOf(client, actingUserId(req), req.params.project_id),
   );
 
-  app.post(
-    `${prefix}/cameras/:camera_exid/documents`,
-    {
-      config: { access: scoped(['project:connectors'], { project: fromPathCamera, role: 'editor' }) },
-      schema: {
-        tags,
-        operationId: `${op}UploadDocument`,
-        summary: "Register a camera's snapshot as a document in an Aconex project, with the register's fields",
-        params: CameraParams,
-        body: UploadBody,
-        response: { 201: UploadReply, ...connectorErrors() },
-      },
-    },
-    async (req, reply) => {
-      const userId = actingUserId(req);
-      const { project } = allowedProject(req);
-      const b = req.body;
-      await client.connection(userId);
-      const image = await cameraImage(ctx.host, req.params.camera_exid, { source: b.source, timestamp: b.timestamp });
+  uploadRoute(app, ctx, {
+    path: 'documents',
+    operation: 'UploadDocument',
+    summary: "Register a camera's snapshot as a document in an Aconex project, with the register's fields",
+    body: UploadBody,
+    reply: UploadReply,
+    upload: async ({ userId, cameraExid, body: b }) => {
+      const image = await cameraImage(ctx.host, cameraExid, { source: b.source, timestamp: b.timestamp });
       const schema = await schemaOf(client, userId, b.project_id);
       const stem = image.fileName.replace(/\.jpg$/, '');
       const fields = resolveFields(schema, b.fields ?? {}, {
-        Title: `${req.params.camera_exid} snapshot ${image.takenAt}`,
+        Title: `${cameraExid} snapshot ${image.takenAt}`,
         DocumentNumber: stem.toUpperCase(),
         FileName: image.fileName,
       });
@@ -118,29 +108,24 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
       const registered = parseRegisteredDocument(
         await client.request<string>(userId, { method: 'POST', path: `/api/projects/${seg(b.project_id)}/register`, form, ...XML }),
       );
-      const camera = await ctx.host.cameras.row(req.params.camera_exid);
       const sent = Object.fromEntries(fields);
-      const id = await store.recordUpload({
-        provider: provider.id,
-        userId,
-        projectId: project.id,
-        cameraId: camera.id,
+      return {
         remoteProjectId: b.project_id,
         remoteId: registered.id,
         name: sent.Title ?? image.fileName,
         details: { document_number: registered.document_number, revision: registered.revision, fields: sent, taken_at: image.takenAt },
-      });
-      return reply.code(201).send({
-        id,
-        document_id: registered.id,
-        document_number: registered.document_number,
-        revision: registered.revision,
-        aconex_project_id: b.project_id,
-        file_name: image.fileName,
-        taken_at: image.takenAt,
-      });
+        reply: (id) => ({
+          id,
+          document_id: registered.id,
+          document_number: registered.document_number,
+          revision: registered.revision,
+          aconex_project_id: b.project_id,
+          file_name: image.fileName,
+          taken_at: image.takenAt,
+        }),
+      };
     },
-  );
+  });
 
   app.get(
     `${prefix}/projects/:exid/documents`,

@@ -11,12 +11,13 @@
 //   POST /rest/v1.0/images?project_id=…                       multipart image[data], image[image_category_id],
 //                                                             image[description], image[taken_at]
 import { Type } from 'typebox';
-import { fromPathCamera, fromPathProject, scoped } from '../../access/policy.js';
+import { fromPathProject, scoped } from '../../access/policy.js';
 import { actingUserId, allowedProject } from '../../http/principal-helpers.js';
 import { cameraImage, SnapshotSourceFields } from '../framework/snapshot-source.js';
 import { connectorErrors } from '../framework/routes.js';
 import type { ConnectorApp, ConnectorContext, ConnectorProvider } from '../framework/provider.js';
-import { CameraParams, PageQuery, ProjectParams, RemoteId, UploadList, uploadsPage } from '../framework/common-schemas.js';
+import { PageQuery, ProjectParams, RemoteId, UploadList, uploadsPage } from '../framework/common-schemas.js';
+import { uploadRoute } from '../framework/upload-route.js';
 
 interface ProcoreCompany {
   id: number;
@@ -131,30 +132,18 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
     },
   );
 
-  app.post(
-    `${prefix}/cameras/:camera_exid/uploads`,
-    {
-      config: { access: scoped(['project:connectors'], { project: fromPathCamera, role: 'editor' }) },
-      schema: {
-        tags,
-        operationId: `${op}UploadSnapshot`,
-        summary: "Upload a camera's snapshot (recorded or live) to a Procore project's photos",
-        params: CameraParams,
-        body: UploadBody,
-        response: { 201: UploadReply, ...connectorErrors() },
-      },
-    },
-    async (req, reply) => {
-      const userId = actingUserId(req);
-      const { project } = allowedProject(req);
-      const b = req.body;
-      // Fails before any image work when the person has not connected Procore.
-      await client.connection(userId);
-      const image = await cameraImage(ctx.host, req.params.camera_exid, { source: b.source, timestamp: b.timestamp });
+  uploadRoute(app, ctx, {
+    path: 'uploads',
+    operation: 'UploadSnapshot',
+    summary: "Upload a camera's snapshot (recorded or live) to a Procore project's photos",
+    body: UploadBody,
+    reply: UploadReply,
+    upload: async ({ userId, cameraExid, body: b }) => {
+      const image = await cameraImage(ctx.host, cameraExid, { source: b.source, timestamp: b.timestamp });
       const form = new FormData();
       form.set('image[data]', new Blob([new Uint8Array(image.jpeg)], { type: 'image/jpeg' }), image.fileName);
       if (b.image_category_id) form.set('image[image_category_id]', b.image_category_id);
-      form.set('image[description]', b.description ?? `${req.params.camera_exid} at ${image.takenAt} (Overlook)`);
+      form.set('image[description]', b.description ?? `${cameraExid} at ${image.takenAt} (Overlook)`);
       form.set('image[taken_at]', image.takenAt);
       const created = await client.request<ProcoreImage>(userId, {
         method: 'POST',
@@ -163,28 +152,22 @@ function routes(app: ConnectorApp, ctx: ConnectorContext): void {
         form,
         headers: companyHeader(b.company_id),
       });
-      const camera = await ctx.host.cameras.row(req.params.camera_exid);
-      const details = { company_id: b.company_id, image_category_id: b.image_category_id ?? null, url: created.url ?? null, taken_at: image.takenAt };
-      const id = await store.recordUpload({
-        provider: provider.id,
-        userId,
-        projectId: project.id,
-        cameraId: camera.id,
+      return {
         remoteProjectId: b.project_id,
         remoteId: String(created.id),
         name: image.fileName,
-        details,
-      });
-      return reply.code(201).send({
-        id,
-        procore_image_id: String(created.id),
-        procore_project_id: b.project_id,
-        url: created.url ?? null,
-        taken_at: image.takenAt,
-        file_name: image.fileName,
-      });
+        details: { company_id: b.company_id, image_category_id: b.image_category_id ?? null, url: created.url ?? null, taken_at: image.takenAt },
+        reply: (id) => ({
+          id,
+          procore_image_id: String(created.id),
+          procore_project_id: b.project_id,
+          url: created.url ?? null,
+          taken_at: image.takenAt,
+          file_name: image.fileName,
+        }),
+      };
     },
-  );
+  });
 
   app.get(
     `${prefix}/projects/:exid/uploads`,
