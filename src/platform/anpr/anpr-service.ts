@@ -13,7 +13,7 @@ import type { Direction } from './anpr-tables.js';
 import * as repo from './anpr-repository.js';
 import { decodePlateImage } from './plate-image.js';
 import { normalisePlate, plateFilter, plateOrFail } from './plate.js';
-import { instantOrFail, rangeOrFail } from './time.js';
+import { instantOrFail, rangeOrFail } from '../../lib/time/read-time.js';
 
 /** The JSON body a camera or recorder posts (see docs/cameras.md, "ANPR"). */
 export interface IngestInput {

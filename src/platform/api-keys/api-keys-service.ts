@@ -10,7 +10,7 @@ import * as repo from './api-keys-repository.js';
 import type { ApiKeysTable } from './api-keys-tables.js';
 import { newId } from '../../lib/ids.js';
 import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/audit-log.js';
-import { parseRfc3339 } from '../../lib/time/rfc3339.js';
+import { parseRfc3339 } from '../../lib/time/read-time.js';
 import { checkAllowedIps, checkRateLimit, type RateLimit } from './key-limits.js';
 
 export interface KeyInput {

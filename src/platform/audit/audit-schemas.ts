@@ -6,7 +6,7 @@ import { Nullable, StringEnum } from '../../lib/http/schemas.js';
 import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
 import type { AuditQuery } from './audit-log.js';
 import type { AuditOutcome } from './audit-tables.js';
-import { parseRfc3339 } from '../../lib/time/rfc3339.js';
+import { parseRfc3339 } from '../../lib/time/read-time.js';
 
 export const AuditQueryString = {
   action: Type.Optional(

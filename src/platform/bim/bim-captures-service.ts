@@ -10,7 +10,7 @@ import { checkBimImage } from './bim-image.js';
 import { toCapture, toPending, toParameters, type BimCapture, type BimPending, type CameraParameters, type CameraParametersBody } from './bim-records.js';
 import type { PendingStatus } from './bim-tables.js';
 import * as repo from './bim-repository.js';
-import { bimInstant, bimRange } from './bim-time.js';
+import { unixOrInstant as bimInstant, unixOrInstantRange as bimRange } from '../../lib/time/read-time.js';
 
 export interface CaptureListQuery {
   from?: string;

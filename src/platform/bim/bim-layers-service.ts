@@ -9,7 +9,7 @@ import { type BimContext, cameraIdOf, storedImage, storeThenWrite } from './bim-
 import { checkBimImage, type CheckedImage } from './bim-image.js';
 import { toLayer, type BimLayer } from './bim-records.js';
 import * as repo from './bim-repository.js';
-import { bimInstant } from './bim-time.js';
+import { unixOrInstant as bimInstant } from '../../lib/time/read-time.js';
 
 export interface LayerInput {
   name: string;

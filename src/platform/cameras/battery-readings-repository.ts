@@ -5,7 +5,7 @@ import type { PlatformDb } from '../db/database.js';
 import { validation } from '../../lib/errors.js';
 import { pageMeta, pageOffset } from '../../lib/http/pagination.js';
 import { newId } from '../../lib/ids.js';
-import { parseRfc3339 } from '../../lib/time/rfc3339.js';
+import { parseRfc3339 } from '../../lib/time/read-time.js';
 
 export interface ReadingFilter {
   from?: string;

@@ -8,7 +8,7 @@ import { pageMeta, pageOffset, type PageMeta } from '../../lib/http/pagination.j
 import { newId } from '../../lib/ids.js';
 import type { ProjectRef } from '../directory/directory.js';
 import { roleAllows, type Role } from '../access/policy.js';
-import { instantOrFail, rangeOrFail } from '../anpr/time.js';
+import { instantOrFail, rangeOrFail } from '../../lib/time/read-time.js';
 import type { NotificationsService } from '../notifications/notifications-service.js';
 import * as repo from './comments-repository.js';
 import { cameraOfProject } from '../cameras/cameras-repository.js';

@@ -8,7 +8,7 @@ import { pageMeta, pageOffset, type PageMeta } from '../../lib/http/pagination.j
 import type { MediaHubItemsTable } from './media-hub-tables.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import type { ProjectRef } from '../directory/directory.js';
-import { parseTimestamp } from '../recordings/timestamps.js';
+import { parseTimestamp } from '../../lib/time/read-time.js';
 import { toMediaItem, type ItemRow, type MediaItem } from './media-item-record.js';
 import type { Kind } from './media-hub-tables.js';
 import type { MediaItemsRepository } from './media-items-repository.js';

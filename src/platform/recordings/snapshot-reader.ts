@@ -10,7 +10,8 @@ import type { ObjectStore, StoredObject } from '../storage/object-store.js';
 import { dayRanges, hourRanges } from './local-calendar.js';
 import type { SnapshotEntry } from './snapshot-index.js';
 import type { SnapshotIndex } from './snapshot-index-repository.js';
-import { daysInMonth, parseCalendarPart, parseTimestamp, type Instant } from './timestamps.js';
+import { parseTimestamp, type Instant } from '../../lib/time/read-time.js';
+import { daysInMonth, parseCalendarPart } from './timestamps.js';
 
 export const THUMBNAIL_WIDTH = 320;
 const THUMBNAIL_CACHE = 500;

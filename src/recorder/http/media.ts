@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { validation } from '../../lib/errors.js';
 import { StringEnum } from '../../lib/http/schemas.js';
-import { parseRfc3339 } from '../../lib/time/rfc3339.js';
+import { parseRfc3339 } from '../../lib/time/read-time.js';
 
 export const StreamQuery = { stream: Type.Optional(StringEnum(['main', 'sub'], { description: 'Default main' })) };
 export const TokenQuery = { token: Type.Optional(Type.String({ maxLength: 200, description: 'The access token, for players that cannot send headers' })) };

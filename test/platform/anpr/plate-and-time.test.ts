@@ -1,7 +1,6 @@
 // The two small parsers every ANPR filter relies on: plate normalisation and strict ISO 8601 instants.
 import { describe, expect, it } from 'vitest';
 import { normalisePlate, plateFilter } from '../../../src/platform/anpr/plate.js';
-import { parseInstant } from '../../../src/platform/anpr/time.js';
 
 describe('plates', () => {
   it('upper-cases and drops spaces, dashes and dots, in any script', () => {
@@ -21,33 +20,5 @@ describe('plates', () => {
     expect(plateFilter('ab-1*')).toEqual({ prefix: 'AB1' });
     expect(plateFilter(undefined)).toBeUndefined();
     for (const bad of ['*', '**', 'A*B', '*AB']) expect(() => plateFilter(bad), bad).toThrow();
-  });
-});
-
-describe('instants', () => {
-  it('reads ISO 8601 with a zone, or a date alone as midnight UTC', () => {
-    expect(parseInstant('2026-11-23T08:15:00Z')).toBe('2026-11-23T08:15:00.000Z');
-    expect(parseInstant('2026-11-23T08:15:00.5+01:00')).toBe('2026-11-23T07:15:00.500Z');
-    expect(parseInstant('2026-11-23T08:15-0230')).toBe('2026-11-23T10:45:00.000Z');
-    expect(parseInstant('2026-11-23 08:15:00Z')).toBe('2026-11-23T08:15:00.000Z');
-    expect(parseInstant('2028-02-29')).toBe('2028-02-29T00:00:00.000Z');
-  });
-
-  it('refuses loose, ambiguous and impossible dates', () => {
-    for (const bad of [
-      '1',
-      'yesterday',
-      '2026-11-23T08:15:00',
-      '2026-02-29',
-      '2026-02-30T00:00:00Z',
-      '2026-13-01',
-      '2026-11-23T24:00:00Z',
-      '2026-11-23T08:60:00Z',
-      '1969-12-31',
-      '23/11/2026',
-      '2026-11-23T08:15:00Z trailing',
-    ]) {
-      expect(parseInstant(bad), bad).toBeNull();
-    }
   });
 });

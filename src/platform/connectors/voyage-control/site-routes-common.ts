@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { validation } from '../../../lib/errors.js';
 import { Nullable } from '../../../lib/http/schemas.js';
 import type { ConnectorContext } from '../framework/provider.js';
-import { parseRfc3339 } from '../../../lib/time/rfc3339.js';
+import { parseRfc3339 } from '../../../lib/time/read-time.js';
 
 export const ProjectParams = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });
 export const WebhookParams = Type.Object({
