@@ -1,8 +1,10 @@
 // A key's own limits (docs/access-model.md, Key limits): how many requests it may make per window, and
 // the addresses it may be used from. Parsed and checked when a key is created or edited; compiled once
 // into an allow-list when the key is loaded into the access layer's cache, so a request only asks it.
-import { isIPv4, isIPv6 } from 'node:net';
+import { isIP, isIPv4, isIPv6 } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { validation } from '../../lib/errors.js';
+import { inNetworks, type Network, parseAddress } from '../../lib/net/networks.js';
 
 export interface RateLimit {
   requests: number;
@@ -56,70 +58,25 @@ export function checkRateLimit(limit: RateLimit | null | undefined): RateLimit |
   return { requests: limit.requests, window_seconds: limit.window_seconds };
 }
 
-/** A compiled allow-list: plain integer compares per request (node:net's BlockList costs ~20 µs a check). */
-export interface AllowList {
-  v4: { net: number; mask: number }[];
-  v6: { words: number[]; prefix: number }[];
-}
-
-const v4ToInt = (ip: string): number => {
-  const p = ip.split('.');
-  return ((Number(p[0]) << 24) | (Number(p[1]) << 16) | (Number(p[2]) << 8) | Number(p[3])) >>> 0;
-};
-const v4Mask = (prefix: number): number => (prefix === 0 ? 0 : (0xffffffff << (32 - prefix)) >>> 0);
-
-/** The eight 16-bit words of an IPv6 address (already known to be one), a trailing dotted quad included. */
-function v6Words(ip: string): number[] {
-  let text = ip.split('%')[0]!;
-  const tail: number[] = [];
-  const lastColon = text.lastIndexOf(':');
-  if (text.indexOf('.', lastColon) !== -1) {
-    const n = v4ToInt(text.slice(lastColon + 1));
-    tail.push(n >>> 16, n & 0xffff);
-    text = text.slice(0, lastColon + 1);
-    if (!text.endsWith('::')) text = text.slice(0, -1);
-  }
-  const parts = text.split('::');
-  const parse = (part: string | undefined) => (part ? part.split(':').map((h) => Number.parseInt(h, 16)) : []);
-  const front = parse(parts[0]);
-  if (parts.length === 1) return [...front, ...tail];
-  const back = [...parse(parts[1]), ...tail];
-  return [...front, ...new Array<number>(8 - front.length - back.length).fill(0), ...back];
-}
+/** A compiled allow-list: each stored CIDR parsed once, as lib/net keeps networks. */
+export type AllowList = Network[];
 
 /** The stored CIDRs as one list to ask; built once per cached key. */
 export function compileAllowList(cidrs: readonly string[]): AllowList {
-  const list: AllowList = { v4: [], v6: [] };
+  const list: AllowList = [];
   for (const text of cidrs) {
     const cidr = parseCidr(text);
-    if (!cidr) continue;
-    if (cidr.family === 'ipv4') {
-      const mask = v4Mask(cidr.prefix);
-      list.v4.push({ net: (v4ToInt(cidr.address) & mask) >>> 0, mask });
-    } else list.v6.push({ words: v6Words(cidr.address), prefix: cidr.prefix });
+    if (cidr) list.push([ipaddr.parse(cidr.address), cidr.prefix]);
   }
   return list;
 }
 
-const MAPPED_V4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
-
-function v6InNet(words: number[], net: { words: number[]; prefix: number }): boolean {
-  let bits = net.prefix;
-  for (let i = 0; i < 8 && bits > 0; i++, bits -= 16) {
-    const mask = bits >= 16 ? 0xffff : (0xffff << (16 - bits)) & 0xffff;
-    if ((words[i]! & mask) !== (net.words[i]! & mask)) return false;
-  }
-  return true;
-}
-
-/** Whether the address is in the list; an IPv4 client seen as `::ffff:a.b.c.d` counts as its IPv4 address. */
+/**
+ * Whether the address is in the list; an IPv4 client seen as `::ffff:a.b.c.d` counts as its IPv4
+ * address, and a rule takes only clients of its own family. node:net decides what an address is:
+ * ipaddr.js alone also reads shorthands such as `127.1`.
+ */
 export function addressAllowed(list: AllowList, ip: string): boolean {
-  const v4 = isIPv4(ip) ? ip : MAPPED_V4.exec(ip)?.[1];
-  if (v4) {
-    const n = v4ToInt(v4);
-    return list.v4.some((r) => (n & r.mask) >>> 0 === r.net);
-  }
-  if (!isIPv6(ip)) return false;
-  const words = v6Words(ip);
-  return list.v6.some((r) => v6InNet(words, r));
+  const address = isIP(ip) ? parseAddress(ip) : null;
+  return address !== null && inNetworks(address, list);
 }

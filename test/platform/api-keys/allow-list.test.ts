@@ -1,5 +1,5 @@
-// The compiled allow-list (src/platform/api-keys/key-limits.ts) agrees with node:net's BlockList, which
-// it replaces on the request path because it is much faster. A rule takes only clients of its own family.
+// The compiled allow-list (src/platform/api-keys/key-limits.ts, ipaddr.js as in lib/net) agrees with
+// node:net's BlockList. A rule takes only clients of its own family.
 import { BlockList } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { addressAllowed, compileAllowList, parseCidr } from '../../../src/platform/api-keys/key-limits.js';
@@ -60,5 +60,11 @@ describe('the compiled allow-list', () => {
     for (const bad of ['203.0.113.0/33', '1.2.3/24', '2001:db8::/129', 'x', '10.0.0.0/8/8', '10.0.0.0/-1', '10.0.0.0/ 8', ''])
       expect(parseCidr(bad), bad).toBeNull();
     expect(parseCidr('2001:db8::/32')).toEqual({ family: 'ipv6', address: '2001:db8::', prefix: 32 });
+  });
+
+  it('counts an IPv4-mapped client as its IPv4 address however it is written, and reads only real addresses', () => {
+    const list = compileAllowList(['203.0.113.0/24', '127.0.0.0/8']);
+    expect(addressAllowed(list, '::ffff:cb00:7109')).toBe(true);
+    for (const loose of ['127.1', '0x7f000001', '2130706433', '', 'x']) expect(addressAllowed(list, loose), loose).toBe(false);
   });
 });
