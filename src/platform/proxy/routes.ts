@@ -1,3 +1,4 @@
+import replyFrom from '@fastify/reply-from';
 import { peopleOnly } from '../access/policy.js';
 import { errorResponses } from '../../lib/http/schemas.js';
 import { actingUserId } from '../http/principal-helpers.js';
@@ -12,6 +13,8 @@ export const proxyRoutes = defineRoutes('proxy-routes', ['proxies', 'db'], async
   // Raw bytes, not parsed JSON: the upstream gets exactly what the client sent (within the body limit).
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  // One pool for both upstreams (admin-plugin.ts closes it); no retries: the upstream decides once.
+  await app.register(replyFrom, { undici: proxies.crm.dispatcher, retryMethods: [], disableRequestLogging: true });
 
   for (const proxy of [proxies.crm, proxies.cms] as UpstreamProxy[]) {
     const prefix = `/v2/${proxy.name}`;
@@ -32,7 +35,7 @@ export const proxyRoutes = defineRoutes('proxy-routes', ['proxies', 'db'], async
           const path = (q < 0 ? raw : raw.slice(0, q)).slice(prefix.length) || '/';
           const userId = actingUserId(req);
           const user = await findUserById(db, userId);
-          const answer = await proxy.forward({
+          return proxy.forward(reply, {
             method,
             path,
             query: q < 0 ? '' : raw.slice(q + 1),
@@ -40,7 +43,6 @@ export const proxyRoutes = defineRoutes('proxy-routes', ['proxies', 'db'], async
             body: Buffer.isBuffer(req.body) ? req.body : undefined,
             user: { id: userId, email: user?.email },
           });
-          return reply.code(answer.status).headers(answer.headers).send(answer.body);
         },
       });
     }

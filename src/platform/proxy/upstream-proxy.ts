@@ -2,7 +2,10 @@
 // service with the platform's own server-side credential. Only allow-listed paths pass; headers pass
 // by allow-list both ways (none of our cookies or credentials goes up, no upstream cookie comes back);
 // the exchange has a deadline and the answer a size limit; upstream failures are a clear 502 or 504.
-import { type Agent, request, errors as undiciErrors } from 'undici';
+import type { Readable } from 'node:stream';
+import type { FastifyReply, HTTPMethods } from 'fastify';
+import '@fastify/reply-from';
+import type { Agent } from 'undici';
 import { ApiError } from '../../lib/errors.js';
 import type { UpstreamConfig } from '../../lib/config/admin-config.js';
 
@@ -20,12 +23,6 @@ export interface ProxyRequest {
   headers: Record<string, string | string[] | undefined>;
   body?: Buffer;
   user: { id: string; email?: string };
-}
-
-export interface ProxyAnswer {
-  status: number;
-  headers: Record<string, string>;
-  body: Buffer;
 }
 
 /** Whether `path` (segments) matches an allow-list pattern: `*` one segment, a final `**` any rest. */
@@ -56,20 +53,63 @@ export function checkPath(path: string): void {
   if (bad) throw new ApiError('VALIDATION_ERROR', 'path: not a plain upstream path', { details: [{ field: 'path', message: 'invalid' }] });
 }
 
+/** What the proxy makes of the upstream's status: its failures and redirects are none of the caller's business. */
+function refusal(label: string, status: number): ApiError | null {
+  if (status === 401 || status === 407) return new ApiError('BAD_GATEWAY', `The ${label} refused the platform's credentials`);
+  if (status >= 500) return new ApiError('BAD_GATEWAY', `The ${label} failed (status ${status})`);
+  if (status >= 300 && status < 400 && status !== 304)
+    return new ApiError('BAD_GATEWAY', `The ${label} answered with a redirect, which the proxy does not follow`);
+  return null;
+}
+
+/** The whole answer, or an error once it passes `maxBytes` or the deadline. */
+function readAnswer(stream: Readable, maxBytes: number, deadline: number, label: string, timeoutMs: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const fail = (err: ApiError) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      stream.destroy();
+      reject(err);
+    };
+    const timer = setTimeout(
+      () => fail(new ApiError('GATEWAY_TIMEOUT', `The ${label} did not answer within ${timeoutMs} ms`)),
+      Math.max(0, deadline - Date.now()),
+    );
+    stream.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) fail(new ApiError('BAD_GATEWAY', `The ${label} answered with more than ${maxBytes} bytes`));
+      else chunks.push(chunk);
+    });
+    stream.on('end', () => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks));
+    });
+    stream.on('error', () => fail(new ApiError('BAD_GATEWAY', `The ${label} could not be reached`)));
+  });
+}
+
 export class UpstreamProxy {
   constructor(
     readonly name: 'crm' | 'cms',
     private readonly cfg: UpstreamConfig | undefined,
     private readonly timeoutMs: number,
     private readonly maxBytes: number,
-    private readonly dispatcher: Agent,
+    /** The connection pool @fastify/reply-from sends through (routes.ts registers it). */
+    readonly dispatcher: Agent,
   ) {}
 
   get configured(): boolean {
     return !!this.cfg;
   }
 
-  async forward(req: ProxyRequest): Promise<ProxyAnswer> {
+  /** Answers `reply` from the upstream: checks first, then @fastify/reply-from with our headers, limits and errors. */
+  forward(reply: FastifyReply, req: ProxyRequest): FastifyReply {
     const label = this.name.toUpperCase();
     const cfg = this.cfg;
     if (!cfg) throw new ApiError('NOT_FOUND', `The ${label} proxy is not configured`);
@@ -85,55 +125,46 @@ export class UpstreamProxy {
     if (req.user.email) headers['x-overlook-user-email'] = req.user.email;
     if (cfg.token) headers.authorization = `Bearer ${cfg.token}`;
 
-    const url = `${cfg.baseUrl}${req.path}${req.query ? `?${req.query}` : ''}`;
-    const signal = AbortSignal.timeout(this.timeoutMs);
-    let status: number;
-    let resHeaders: Record<string, string | string[] | undefined>;
-    const chunks: Buffer[] = [];
-    try {
-      const res = await request(url, {
-        method: req.method as 'GET',
-        headers,
-        body: req.body && req.body.length > 0 ? req.body : undefined,
-        dispatcher: this.dispatcher,
-        signal,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-      });
-      status = res.statusCode;
-      resHeaders = res.headers;
-      let size = 0;
-      for await (const chunk of res.body) {
-        size += (chunk as Buffer).length;
-        if (size > this.maxBytes) {
-          res.body.destroy();
-          throw new ApiError('BAD_GATEWAY', `The ${label} answered with more than ${this.maxBytes} bytes`);
+    // The exchange has one deadline; undici's header and body timeouts alone would let a trickle run on.
+    const deadline = Date.now() + this.timeoutMs;
+    const failWith = (err: ApiError) => {
+      for (const h of RESPONSE_HEADERS) reply.removeHeader(h);
+      reply.send(err);
+    };
+    const body = req.body && req.body.length > 0 ? req.body : null;
+    return reply.from(`${cfg.baseUrl}${req.path}`, {
+      method: req.method as HTTPMethods,
+      queryString: () => req.query,
+      body,
+      contentType: body ? String(req.headers['content-type'] ?? 'application/octet-stream') : undefined,
+      timeout: this.timeoutMs,
+      rewriteRequestHeaders: () => headers,
+      rewriteHeaders: (upstream) => {
+        const out: Record<string, string> = {};
+        for (const h of RESPONSE_HEADERS) {
+          const v = upstream[h];
+          if (typeof v === 'string') out[h] = v;
         }
-        chunks.push(chunk as Buffer);
-      }
-    } catch (err) {
-      if (err instanceof ApiError) throw err;
-      const timedOut =
-        signal.aborted ||
-        err instanceof undiciErrors.HeadersTimeoutError ||
-        err instanceof undiciErrors.BodyTimeoutError ||
-        (err as Error).name === 'TimeoutError';
-      if (timedOut) throw new ApiError('GATEWAY_TIMEOUT', `The ${label} did not answer within ${this.timeoutMs} ms`);
-      throw new ApiError('BAD_GATEWAY', `The ${label} could not be reached`);
-    }
-
-    // Our credential was refused, the upstream failed, or it tried to send the browser elsewhere:
-    // none of that is the caller's doing, and none of its details are theirs to see.
-    if (status === 401 || status === 407) throw new ApiError('BAD_GATEWAY', `The ${label} refused the platform's credentials`);
-    if (status >= 500) throw new ApiError('BAD_GATEWAY', `The ${label} failed (status ${status})`);
-    if (status >= 300 && status < 400 && status !== 304)
-      throw new ApiError('BAD_GATEWAY', `The ${label} answered with a redirect, which the proxy does not follow`);
-
-    const out: Record<string, string> = {};
-    for (const h of RESPONSE_HEADERS) {
-      const v = resHeaders[h];
-      if (typeof v === 'string') out[h] = v;
-    }
-    return { status, headers: out, body: Buffer.concat(chunks) };
+        return out;
+      },
+      onResponse: (_request, _reply, res) => {
+        // At run time the upstream answer, as @fastify/reply-from's README describes it.
+        const answer = res as unknown as { statusCode: number; stream: Readable };
+        const refused = refusal(label, answer.statusCode);
+        if (refused) {
+          answer.stream.destroy();
+          return failWith(refused);
+        }
+        readAnswer(answer.stream, this.maxBytes, deadline, label, this.timeoutMs).then((bytes) => reply.send(bytes), failWith);
+      },
+      onError: (_reply, { error }) => {
+        const timedOut = (error as { statusCode?: number }).statusCode === 504;
+        failWith(
+          timedOut
+            ? new ApiError('GATEWAY_TIMEOUT', `The ${label} did not answer within ${this.timeoutMs} ms`)
+            : new ApiError('BAD_GATEWAY', `The ${label} could not be reached`),
+        );
+      },
+    });
   }
 }

@@ -23,6 +23,16 @@ beforeAll(async () => {
       const path = req.url!.split('?')[0];
       if (path === '/contacts/slow') return void setTimeout(() => res.end('late'), 5000).unref();
       if (path === '/contacts/big') return void res.end('x'.repeat(5000));
+      if (path === '/contacts/busy') return void res.writeHead(503, { 'cache-control': 'max-age=60', etag: '"busy"' }).end('try later');
+      if (path === '/contacts/trickle') {
+        res.writeHead(200, { 'content-type': 'text/plain' });
+        const tick = setInterval(() => res.write('.'), 100);
+        const stop = () => {
+          clearInterval(tick);
+          res.end();
+        };
+        return void setTimeout(stop, 1000).unref();
+      }
       if (path === '/contacts/fail') return void res.writeHead(500).end('boom at upstream internals');
       if (path === '/contacts/moved') return void res.writeHead(302, { location: 'http://elsewhere.example/' }).end();
       if (path === '/contacts/denied') return void res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
@@ -135,5 +145,24 @@ describe('CRM and CMS proxies', () => {
       expect(res.json().code).toBe(code);
       expect(res.body).not.toContain('upstream internals');
     }
+  });
+
+  it('asks the upstream once, passes the body byte for byte, and keeps the deadline for the whole answer', async () => {
+    seen.length = 0;
+    const busy = await tp.app.inject({ method: 'GET', url: '/v2/crm/contacts/busy', headers: me.auth });
+    expect(busy.statusCode).toBe(502);
+    expect(busy.headers['content-type']).toMatch(/^application\/json/);
+    expect(busy.headers.etag).toBeUndefined();
+    expect(busy.headers['cache-control']).toBeUndefined();
+    expect(seen).toHaveLength(1);
+
+    const raw = '{"name":  "A",\n "n": 1}';
+    const posted = await tp.app.inject({ method: 'POST', url: '/v2/crm/contacts', headers: { ...me.auth, 'content-type': 'application/json' }, payload: raw });
+    expect(posted.statusCode).toBe(201);
+    expect(posted.json().received).toBe(raw);
+
+    const trickle = await tp.app.inject({ method: 'GET', url: '/v2/crm/contacts/trickle', headers: me.auth });
+    expect(trickle.statusCode).toBe(504);
+    expect(trickle.json().code).toBe('GATEWAY_TIMEOUT');
   });
 });
