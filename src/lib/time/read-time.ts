@@ -113,9 +113,6 @@ export function parseRfc3339(text: string): Date | null {
   return t && new Date(t.ms);
 }
 
-/** True when the text is an RFC 3339 date-time as above. */
-export const isRfc3339 = (text: string) => parseRfc3339(text) !== null;
-
 export interface Instant {
   /** Epoch milliseconds of the start of the named span. */
   ms: number;

@@ -7,7 +7,7 @@ import type { FakeOAuthProvider } from '../../fakes/fake-oauth-provider.js';
 import type { Person, TestPlatform } from '../../helpers/platform.js';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
-export const jpegOf = (r: number, g: number, b: number) =>
+const jpegOf = (r: number, g: number, b: number) =>
   sharp({ create: { width: 320, height: 180, channels: 3, background: { r, g, b } } })
     .jpeg()
     .toBuffer();

@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { signWebhook } from '../../../src/platform/connectors/voyage-control/signed-webhook.js';
 
-export type Failure = null | 'error' | 'hang';
+type Failure = null | 'error' | 'hang';
 
 export interface Fake {
   url: string;

@@ -90,7 +90,7 @@ const node = (r: JsonApiResource) => ({
 const seg = encodeURIComponent;
 
 /** `urn:adsk.objects:os.object:wip.dm.prod/abc.jpg` → bucket `wip.dm.prod`, object `abc.jpg`. */
-export function storageLocation(id: string): { bucket: string; object: string } {
+function storageLocation(id: string): { bucket: string; object: string } {
   const m = /^urn:adsk\.objects:os\.object:([^/]+)\/(.+)$/.exec(id);
   if (!m) throw new ApiError('BAD_GATEWAY', `Autodesk returned a storage id this client does not understand: ${id.slice(0, 120)}`);
   return { bucket: m[1]!, object: m[2]! };

@@ -11,7 +11,7 @@ import { providerSettings, type ConnectorProvider } from './provider.js';
 import { TokenVault } from './token-vault.js';
 
 /** How long a person has to finish an authorization at the provider. */
-export const STATE_TTL_MS = 15 * 60_000;
+const STATE_TTL_MS = 15 * 60_000;
 
 export interface ConnectorsOptions {
   /** The platform's public URL: redirect URIs are `<publicUrl>/v2/connectors/<id>/callback`. */

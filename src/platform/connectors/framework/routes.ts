@@ -44,7 +44,7 @@ const ConnectOAuthReply = Type.Object({
 });
 
 /** Registers the shared OAuth callback; once, for every OAuth provider. */
-export async function connectorCallbackRoute(fastify: FastifyInstance, connectors: ConnectorsService): Promise<void> {
+async function connectorCallbackRoute(fastify: FastifyInstance, connectors: ConnectorsService): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const ids = connectors
     .providers()
@@ -90,7 +90,7 @@ export async function connectorCallbackRoute(fastify: FastifyInstance, connector
 }
 
 /** connect, status and disconnect of one provider, then its own routes. */
-export async function registerConnector(fastify: FastifyInstance, connectors: ConnectorsService, ctx: ConnectorContext): Promise<void> {
+async function registerConnector(fastify: FastifyInstance, connectors: ConnectorsService, ctx: ConnectorContext): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { provider, prefix } = ctx;
   const op = provider.operationPrefix;

@@ -42,7 +42,7 @@ export class TokenVault {
   }
 }
 
-export const VAULT_KEY_KIND = 'connector-vault';
+const VAULT_KEY_KIND = 'connector-vault';
 
 /**
  * The vault key kept in the database. The first one stored is `legacyKey()`: the key the vault used before

@@ -10,7 +10,7 @@ import type { ConnectorApp, ConnectorContext } from './provider.js';
 import { connectorErrors } from './routes.js';
 
 /** What a provider's upload sent, for the Overlook record, and the answer to give once recorded. */
-export interface UploadSent<Reply> {
+interface UploadSent<Reply> {
   remoteProjectId: string;
   remoteId: string;
   name: string;
@@ -18,7 +18,7 @@ export interface UploadSent<Reply> {
   reply: (recordId: string) => Reply;
 }
 
-export interface UploadInput<Body> {
+interface UploadInput<Body> {
   userId: string;
   project: ProjectRef;
   cameraExid: string;

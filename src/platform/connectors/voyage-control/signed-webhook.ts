@@ -8,7 +8,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../../lib/errors.js';
 
-export const WEBHOOK_TOLERANCE_SECONDS = 300;
+const WEBHOOK_TOLERANCE_SECONDS = 300;
 
 /** `sha256=<hex>` (the `sha256=` is optional) of HMAC-SHA256(secret, `${timestamp}.${body}`). */
 export function signWebhook(secret: string, timestamp: string, rawBody: string): string {

@@ -22,7 +22,7 @@ export const EventsQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-export const SiteEvent = Type.Object({
+const SiteEvent = Type.Object({
   id: Type.String(),
   received_at: Type.String(),
   event: Type.Record(Type.String(), Type.Unknown(), { description: 'The event as the provider sent it, with the Overlook project and camera' }),

@@ -21,7 +21,7 @@ export interface Delivered {
   notification: { type: NotificationType; message: string; context: Record<string, unknown> };
 }
 
-export async function receiveSiteWebhook(
+async function receiveSiteWebhook(
   ctx: ConnectorContext,
   links: SiteLinks,
   req: FastifyRequest,
