@@ -1,7 +1,5 @@
 #!/usr/bin/env node
 // The `overlook` command (README.md). Each service registers its own commands.
-// First, before any other module runs: keep the nextTick record's hidden class alive (pin-next-tick-shape.ts).
-import './lib/process/pin-next-tick-shape.js';
 import { Command } from 'commander';
 import { registerPlatformCommands } from './cli/platform-commands.js';
 import { registerRecorderCommands } from './recorder/cli.js';
