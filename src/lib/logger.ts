@@ -2,14 +2,12 @@
 // Requests are logged once each, when answered, as method, URL, address, status and time (no headers,
 // no bodies). The URL is where a credential can hide: a query parameter named like one (the name compared
 // decoded, as the query parser reads it: `?%74oken=` is `token`), or a value shaped like an Overlook key
-// (`olk_…`) or a JWT whatever its name or place. This runs on every request, so a URL with nothing
-// suspicious costs a few indexOf. Lines go to stdout in batched synchronous writes (log-batch.ts); on a
-// terminal they are pretty-printed by pino-pretty instead.
+// (`olk_…`) or a JWT whatever its name or place. A URL with nothing suspicious costs a few indexOf.
+// Lines go to stdout through pino's own destination, gathered into larger writes; on a terminal they are
+// pretty-printed by pino-pretty instead.
 import { createRequire } from 'node:module';
-import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
-import { destination, stdSerializers, symbols, type DestinationStream } from 'pino';
-import { BatchedLog, type ByteDestination } from './log-batch.js';
-import { type RequestLineFields, requestLineText } from './request-line.js';
+import { type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from 'fastify';
+import { destination, stdSerializers, type DestinationStream } from 'pino';
 
 /** Headers that carry credentials, for code that logs a request's headers (the request serializer does not). */
 const SECRET_HEADERS = [
@@ -36,11 +34,18 @@ export function redactHeaders(headers: unknown): unknown {
   return out;
 }
 
+/**
+ * How stdout is written: asynchronously, in writes of at least this many bytes, and at least this often
+ * (pino's destination options). pino writes what is left when the process exits.
+ */
+const STDOUT_MIN_BYTES = 4096;
+const STDOUT_FLUSH_MS = 250;
+
 let stdout: DestinationStream | undefined;
 
 /**
- * Where log lines go: one stdout stream per process, shared by every app, written in batches (log-batch.ts);
- * on a terminal, pino-pretty's readable lines instead (loaded only then).
+ * Where log lines go: one stdout stream per process, shared by every app; on a terminal, pino-pretty's
+ * readable lines instead (loaded only then).
  */
 function stdoutStream(): DestinationStream {
   if (stdout) return stdout;
@@ -48,16 +53,10 @@ function stdoutStream(): DestinationStream {
     const pretty = createRequire(import.meta.url)('pino-pretty') as (o: object) => DestinationStream;
     stdout = pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true });
   } else {
-    stdout = new BatchedLog(destination({ dest: 1, sync: true, contentMode: 'buffer' }) as unknown as ByteDestination);
+    stdout = destination({ dest: 1, sync: false, minLength: STDOUT_MIN_BYTES, periodicFlush: STDOUT_FLUSH_MS });
   }
   return stdout;
 }
-
-/**
- * The streams of loggers built by `loggerOptions`: their lines are pino's defaults (numeric level, epoch
- * time, `msg`, no mixin or formatters), so the request line may be written to them directly (OneLinePerRequest).
- */
-const PLAIN_LINE_STREAMS = new WeakSet<object>();
 
 /**
  * `level` is the service's OVERLOOK_LOG_LEVEL, passed down from its config; apps built without one log
@@ -65,7 +64,6 @@ const PLAIN_LINE_STREAMS = new WeakSet<object>();
  */
 export function loggerOptions(level = 'info', stream: DestinationStream = stdoutStream()): FastifyServerOptions['logger'] {
   if (level === 'silent') return false;
-  PLAIN_LINE_STREAMS.add(stream);
   // No pino `redact`: it copies every logged object that has a listed key (every request line). The
   // keys that can hold credentials have serializers instead, which run only on those keys.
   return {
@@ -90,133 +88,32 @@ export function loggerOptions(level = 'info', stream: DestinationStream = stdout
   } as FastifyServerOptions['logger'];
 }
 
-/** What the request line is built from: pino's own logger fields, read through its published symbols. */
-type PinoFields = { levelVal: number; [symbols.chindingsSym]?: string; [symbols.streamSym]?: DestinationStream };
-const INFO = 30;
+/** Fields added to a request's one log line (addToRequestLog). */
+const extraFields = new WeakMap<FastifyRequest, Record<string, unknown>>();
 
 /**
- * The framework's request logging, one line per answered request at info instead of two:
- * `{ req: { method, url, remoteAddress }, res: { statusCode }, responseTime }` (ms), with the request id
- * the framework binds; at error when the response failed. Written where the framework wrote its own
- * line (when the response has finished), so it costs no hook. A plain line (no error, nothing added)
- * to a stream of `loggerOptions` is built directly (request-line.ts); any other goes through pino.
+ * The framework's request logging, one line per answered request instead of two, written by the
+ * request's logger (which carries the request id): `{ req, res, responseTime }` (ms) and any fields
+ * added for the request, at info, or at error when the response failed.
  */
 class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
     if (this.isLogDisabled(request)) return;
-    const log = reply.log as FastifyBaseLogger | RequestLogger;
-    // Through the app's logger with the id in the line when nothing else logged for the request (no child made).
-    const direct = log instanceof RequestLogger && !log.made;
-    const target = (direct ? log.parent : log) as FastifyBaseLogger;
-    const extra = (request as unknown as Record<symbol, Record<string, unknown> | undefined>)[EXTRA];
-    if (!error && !extra) {
-      const pino = target as unknown as PinoFields;
-      const stream = pino[symbols.streamSym];
-      const chindings = pino[symbols.chindingsSym];
-      if (stream && typeof chindings === 'string' && PLAIN_LINE_STREAMS.has(stream)) {
-        if (pino.levelVal > INFO) return;
-        const fields: RequestLineFields = {
-          chindings,
-          id: direct ? String(request.id) : undefined,
-          method: request.method,
-          url: redactUrl(request.url),
-          ip: request.ip,
-          status: reply.statusCode,
-          ms: reply.elapsedTime,
-        };
-        if (stream instanceof BatchedLog) stream.writeRequestLine(fields);
-        else stream.write(requestLineText(fields));
-        return;
-      }
-    }
-    const line: Record<string, unknown> = direct ? { [this.requestIdLogLabel]: request.id } : {};
-    line.req = request;
-    line.res = reply;
-    line.responseTime = reply.elapsedTime;
-    if (extra) Object.assign(line, extra);
-    if (error) target.error({ ...line, err: error }, 'request errored');
-    else target.info(line, 'request completed');
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime, ...extraFields.get(request) };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
   }
 }
-
-type LogFn = (...args: unknown[]) => void;
-
-/**
- * A request's logger (`req.log`): the app's logger's child with the request id, made only when something
- * logs through it. Most requests log nothing but their one line, which is written through the app's
- * logger with the id in it; making a pino child for each request cost about a twentieth of a small request.
- */
-class RequestLogger {
-  #child: FastifyBaseLogger | undefined;
-  constructor(
-    readonly parent: FastifyBaseLogger,
-    private readonly bindings: Record<string, unknown>,
-  ) {}
-  get made(): boolean {
-    return this.#child !== undefined;
-  }
-  private get real(): FastifyBaseLogger {
-    this.#child ??= this.parent.child(this.bindings);
-    return this.#child;
-  }
-  get level(): string {
-    return this.#child?.level ?? this.parent.level;
-  }
-  set level(level: string) {
-    this.real.level = level;
-  }
-  // Methods, not arrow fields: a request's logger is made for every request, its closures would be too.
-  fatal(...a: unknown[]): void {
-    (this.real.fatal as LogFn)(...a);
-  }
-  error(...a: unknown[]): void {
-    (this.real.error as LogFn)(...a);
-  }
-  warn(...a: unknown[]): void {
-    (this.real.warn as LogFn)(...a);
-  }
-  info(...a: unknown[]): void {
-    (this.real.info as LogFn)(...a);
-  }
-  debug(...a: unknown[]): void {
-    (this.real.debug as LogFn)(...a);
-  }
-  trace(...a: unknown[]): void {
-    (this.real.trace as LogFn)(...a);
-  }
-  silent(): void {}
-  child(bindings: Record<string, unknown>, opts?: object): FastifyBaseLogger {
-    return this.real.child(bindings, opts as never);
-  }
-  isLevelEnabled(level: string): boolean {
-    return ((this.#child ?? this.parent) as unknown as { isLevelEnabled(l: string): boolean }).isLevelEnabled(level);
-  }
-}
-
-/** Fastify's childLoggerFactory: a RequestLogger, or at once a real child when the route sets its own level or serializers. */
-function requestLogger(logger: FastifyBaseLogger, bindings: Record<string, unknown>, opts: object): FastifyBaseLogger {
-  if (hasKeys(opts)) return logger.child(bindings, opts as never);
-  return new RequestLogger(logger, bindings) as unknown as FastifyBaseLogger;
-}
-
-/** Whether an object has any key, without `Object.keys`'s array (this runs for every request). */
-function hasKeys(o: object): boolean {
-  for (const _ in o) return true;
-  return false;
-}
-
-const EXTRA = Symbol('request log extra');
 
 /** Adds fields to the request's one log line (e.g. why access was refused), instead of a line of their own. */
 export function addToRequestLog(request: FastifyRequest, fields: Record<string, unknown>): void {
-  const r = request as unknown as Record<symbol, Record<string, unknown> | undefined>;
-  r[EXTRA] = { ...r[EXTRA], ...fields };
+  extraFields.set(request, { ...extraFields.get(request), ...fields });
 }
 
 /** Fastify options for the request log (one line per request, see OneLinePerRequest). */
-export const requestLogOptions = () => ({ logController: new OneLinePerRequest(), childLoggerFactory: requestLogger });
+export const requestLogOptions = () => ({ logController: new OneLinePerRequest() });
 
 // Query parameter names (decoded, lower case, without `-`, `_` and `.`) whose value is a credential.
 const SECRET_PARAMS = new Set([
@@ -295,5 +192,3 @@ export function redactUrl(url: string): string {
   return `${path}?${pairs.join('&')}`;
 }
 
-/** Kept for callers of the earlier name. */
-export const redactQuery = redactUrl;

@@ -1,5 +1,5 @@
-// The process's stdout log (logger.ts, `batched`): lines gathered into one buffer and written in batches
-// reach the pipe whole, in order and as UTF-8, however long; what is still gathered is written at exit.
+// The process's stdout log (logger.ts): lines gathered by pino's destination into larger writes reach
+// the pipe whole, in order and as UTF-8, however long; what is still gathered is written at exit.
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
