@@ -1,12 +1,13 @@
 // Slow and greedy clients (docs/security.md, "Slow clients"): a request must arrive within the configured
 // deadlines or the connection gets 408 and is closed; one address may hold only so many connections;
 // the framework's own refusals (timeouts, oversized headers, unparsable requests) answer in our error body.
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import type { HttpLimits } from '../config/http-limits.js';
 import type { ErrorBody, ErrorCode } from '../errors.js';
-import { newRequestId, REQUEST_ID_HEADER } from './request-id.js';
+import { REQUEST_ID_HEADER } from './request-id.js';
 
 /** How often Node looks for connections past their deadline (its default, 30 s, lets a slow client overstay). */
 export const DEADLINE_CHECK_MS = 1000;
@@ -28,7 +29,7 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, code, message] = CLIENT_ERRORS[err.code ?? ''] ?? [400, 'BAD_REQUEST' as ErrorCode, 'The request could not be parsed'];
   // No request exists yet, so a new id names this answer (request-id.ts).
-  const requestId = newRequestId();
+  const requestId = randomUUID();
   const body = JSON.stringify({ code, message, request_id: requestId } satisfies ErrorBody & { request_id: string });
   if (socket.writable) {
     socket.write(
