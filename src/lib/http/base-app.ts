@@ -12,7 +12,6 @@ import { capConnectionsPerAddress, clientErrorHandler, deadlineOptions } from '.
 import { installNulGuard, installValidators, urlRefusal } from './validation.js';
 import { installRequestIdHeader, requestIdOptions } from './request-id.js';
 import { installMetrics } from './metrics.js';
-import { coalesceWrites } from './coalesced-writes.js';
 
 export interface BaseAppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -48,8 +47,6 @@ export function createBaseApp(opts: BaseAppOptions): FastifyInstance {
   const metrics = installMetrics(app, opts.metrics ?? metricsConfig());
   // The request id header and the address half of the NUL guard, in one hook.
   installRequestIdHeader(app, urlRefusal);
-  // Whole answers made in one turn of the event loop go out together at its end (coalesced-writes.ts).
-  coalesceWrites(app);
   capConnectionsPerAddress(app, limits.maxConnectionsPerAddress);
   installCors(app, opts.corsOrigins ?? []);
   installErrorHandling(app, metrics ? (req, reply) => metrics.unmatched(req.method, reply.elapsedTime) : undefined);
