@@ -146,11 +146,6 @@ export class CamerasService {
     return this.records.load(exid, async () => toCameraRecord(await this.row(exid)));
   }
 
-  /** The camera's record when memory holds it, without a promise (the read route answers it at once); else undefined. */
-  cachedRecord(exid: string): CameraRecord | undefined {
-    return this.records.get(exid);
-  }
-
   async list(visible: ReadonlyMap<string, Role>, onlyProject?: string): Promise<CameraRecord[]> {
     const ids = onlyProject ? (visible.has(onlyProject) ? [onlyProject] : []) : [...visible.keys()];
     return (await repo.camerasOfProjects(this.db, ids)).map(toCameraRecord);

@@ -2,7 +2,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromBodyProject, fromPathCamera, fromPathProject, listOfProjects, peopleOnly, scoped } from '../access/policy.js';
 import { errorResponses, Nullable } from '../../lib/http/schemas.js';
-import { serializedOnce } from '../../lib/http/serialized-once.js';
 import { actingUserId, allowedProject } from '../http/principal-helpers.js';
 import { ReadingsPage, ReadingsQuery } from '../projects/routes.js';
 import { CameraRecord } from './camera-record.js';
@@ -52,7 +51,6 @@ export const cameraRoutes = defineRoutes('camera-routes', ['cameras', 'directory
   const tags = ['cameras'];
   const read = scoped(['cameras:read'], { project: fromPathCamera });
   const exidOf = (req: { params: { camera_exid: string } }) => req.params.camera_exid;
-  const sendRecord = serializedOnce<CameraRecord>();
 
   app.get(
     '/v2/cameras',
@@ -112,13 +110,7 @@ export const cameraRoutes = defineRoutes('camera-routes', ['cameras', 'directory
       config: { access: read },
       schema: { tags, operationId: 'getCamera', summary: 'One camera', params: CameraParams, response: { 200: CameraRecord, ...errorResponses() } },
     },
-    // A cached record is answered at once, as the text made of it the first time (serialized-once.ts):
-    // no promise to settle, no serialisation per read. Otherwise it is read, and answered as any value.
-    (req, reply) => {
-      const record = cameras.cachedRecord(exidOf(req));
-      if (record === undefined) return cameras.get(exidOf(req));
-      sendRecord(reply, record);
-    },
+    async (req) => cameras.get(exidOf(req)),
   );
 
   app.get(
