@@ -8,7 +8,7 @@ import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { ApiError } from '../errors.js';
 import { metricsEnabled, type MetricsConfig } from '../config/metrics-config.js';
 import { metricsGuard } from './metrics-guard.js';
-import { registerRequestFamilies, RequestTable, type RouteStats } from './metrics-requests.js';
+import { RequestMetrics, type RouteStats } from './metrics-requests.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -58,8 +58,7 @@ export function installMetrics(app: FastifyInstance, config: MetricsConfig): Ser
     return null;
   }
   const registry = Registry.merge([processMetrics()]);
-  const table = new RequestTable();
-  registerRequestFamilies(registry, table);
+  const requests = new RequestMetrics(registry);
   const refusals = new Counter({
     name: 'overlook_access_refusals_total',
     help: 'Requests refused with 401, 403 or 429, by error code (docs/access-model.md)',
@@ -72,7 +71,7 @@ export function installMetrics(app: FastifyInstance, config: MetricsConfig): Ser
   };
   app.addHook('onRoute', (route: RouteOptions) => {
     if (route.config?.metrics === false) return;
-    const stats: RouteStats = table.route(route.url);
+    const stats: RouteStats = requests.route(route.url);
     const onResponse: onResponseHookHandler = (req, reply, done) => {
       stats.record(req.method, reply.statusCode, reply.elapsedTime / 1000);
       done();
@@ -81,7 +80,7 @@ export function installMetrics(app: FastifyInstance, config: MetricsConfig): Ser
     route.onResponse = appended(route.onResponse, onResponse) as RouteOptions['onResponse'];
     route.onError = appended(route.onError, onError) as RouteOptions['onError'];
   });
-  const unmatched = table.route(UNMATCHED_ROUTE);
+  const unmatched = requests.route(UNMATCHED_ROUTE);
   const metrics: ServiceMetrics = {
     config,
     registry,
