@@ -3,7 +3,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
 import { looksLikeApiKey } from '../../lib/auth/api-key-format.js';
-import { bearerToken, bearerTokenToLookUp } from '../../lib/auth/bearer.js';
+import { bearerToken } from '../../lib/auth/bearer.js';
 import { ANONYMOUS, type Principal } from '../access/principal.js';
 import type { ActiveKey, KeyStore } from '../api-keys/key-store.js';
 import type { LiveSession, SessionStore } from '../auth/session-store.js';
@@ -30,12 +30,8 @@ function authorizationHeaders(req: FastifyRequest): number {
 type Credential = { kind: 'key'; value: string } | { kind: 'bearer'; token: string } | { kind: 'none' };
 const NO_CREDENTIAL: Credential = { kind: 'none' };
 
-/**
- * Which credential the request carries; throws the 401 for a misplaced, doubled or malformed one.
- * `tokenOf` reads the Bearer header: `bearerToken` exactly, or `bearerTokenToLookUp` where only a cache
- * of known tokens is asked (the check from memory).
- */
-function credentialOf(req: FastifyRequest, tokenOf: (authorization: string) => string | undefined = bearerToken): Credential {
+/** Which credential the request carries; throws the 401 for a misplaced, doubled or malformed one. */
+function credentialOf(req: FastifyRequest): Credential {
   const authorization = header(req, 'authorization');
   const accessKey = header(req, 'x-access-key');
 
@@ -50,7 +46,7 @@ function credentialOf(req: FastifyRequest, tokenOf: (authorization: string) => s
   }
   if (accessKey !== undefined) return { kind: 'key', value: accessKey.trim() };
   if (authorization !== undefined) {
-    const token = tokenOf(authorization);
+    const token = bearerToken(authorization);
     if (token === undefined) throw unauthorized('Authorization must be "Bearer <JWT>"', `${BEARER}, error="invalid_request"`);
     if (looksLikeApiKey(token)) {
       throw unauthorized('API keys are accepted only in the x-access-key header', `${APIKEY}, error="invalid_request"`);
@@ -100,29 +96,5 @@ export async function authenticate(req: FastifyRequest, keys: KeyStore, sessions
     return personPrincipal(found.session);
   }
 
-  return ANONYMOUS;
-}
-
-/**
- * What `authenticate` answers, when memory alone gives it and it lets the caller in: a key or session in
- * the caches, a key without limits of its own. Undefined otherwise, and then `authenticate` decides
- * (and says why not). No promise, no await: the access check runs on every request.
- */
-export function authenticateFromMemory(req: FastifyRequest, keys: KeyStore, sessions: SessionStore): Principal | undefined {
-  let credential: Credential;
-  try {
-    credential = credentialOf(req, bearerTokenToLookUp);
-  } catch {
-    return undefined;
-  }
-  if (credential.kind === 'key') {
-    const found = keys.lookupCached(credential.value);
-    // A key with limits is admitted by `authenticate` alone, so that each request counts once.
-    return found?.ok && !keys.hasLimits(found.key) ? keyPrincipal(found.key) : undefined;
-  }
-  if (credential.kind === 'bearer') {
-    const found = sessions.lookupCached(credential.token);
-    return found?.ok ? personPrincipal(found.session) : undefined;
-  }
   return ANONYMOUS;
 }

@@ -4,10 +4,10 @@
 // each route when it is registered, with its policy in hand (no lookup per request); public routes get
 // none, and only routes whose project comes from the body get the second check after parsing.
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler, onRequestHookHandler, preValidationAsyncHookHandler, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler, preValidationAsyncHookHandler, RouteOptions } from 'fastify';
 import { addToRequestLog } from '../../lib/logger.js';
 import { ApiError } from '../../lib/errors.js';
-import { authenticate, authenticateFromMemory } from './authenticate.js';
+import { authenticate } from './authenticate.js';
 import type { KeyStore } from '../api-keys/key-store.js';
 import type { SessionStore } from '../auth/session-store.js';
 import { decide, type Decision, type ProjectFact, type TokenGrant } from '../access/decide.js';
@@ -95,21 +95,6 @@ export async function resolveProject(
   }
 }
 
-/** `resolveProject`'s answer when memory holds it; undefined when it does not, or a record must be read. */
-function projectFromMemory(source: ProjectSource, req: FastifyRequest, dir: AccessDirectory): ProjectFact | undefined {
-  const where = locateProject(source, req);
-  switch (where.by) {
-    case 'camera':
-      return dir.projectOfCameraCached(where.exid);
-    case 'project':
-      return dir.projectByExidCached(where.exid);
-    case 'record':
-      return undefined;
-    case 'none':
-      return { found: false };
-  }
-}
-
 /** `url`: the route's pattern, as the audit log names the endpoint. */
 async function enforce(req: FastifyRequest, url: string, decision: Decision, audit?: AccessDeps['audit']): Promise<void> {
   if (decision.outcome !== 'refuse') return;
@@ -148,35 +133,8 @@ function holdProject(req: FastifyRequest, project: ProjectFact, role: Role | nul
   req.role = role;
 }
 
-/**
- * The same check from memory alone, for a request it lets in: the credential, the project and the role
- * all in the caches, and the one decision function allowing it. Sets what the full check sets and returns
- * true; anything else (a refusal, a fact not in memory, a key with limits, a project named in the body)
- * returns false and leaves the request to the full check, which decides from scratch and says why. It
- * saves a request the chain of promises of the full check (docs/access-model.md, How a request is decided).
- */
-function allowedFromMemory(req: FastifyRequest, policy: AccessPolicy, deps: AccessDeps): boolean {
-  const principal = authenticateFromMemory(req, deps.keys, deps.sessions);
-  if (!principal) return false;
-  const decision = decide({ principal, policy });
-  if (decision.outcome === 'allow') {
-    req.principal = principal;
-    return true;
-  }
-  if (decision.outcome !== 'need-project') return false;
-  const source = (policy as { project?: ProjectSource }).project;
-  if (!source || source.from === 'body-project') return false;
-  const project = projectFromMemory(source, req, deps.directory);
-  if (!project) return false;
-  const role = project.found && principal.kind !== 'anonymous' ? deps.directory.roleOfCached(principal.userId, project.id) : null;
-  if (role === undefined || decide({ principal, policy, project, role }).outcome !== 'allow') return false;
-  req.principal = principal;
-  holdProject(req, project, role);
-  return true;
-}
-
 /** The check of one route's policy, made when the request arrives (before the body is read). */
-function requestCheck(policy: Exclude<AccessPolicy, { access: 'public' }>, url: string, deps: AccessDeps): onRequestAsyncHookHandler | onRequestHookHandler {
+function requestCheck(policy: Exclude<AccessPolicy, { access: 'public' }>, url: string, deps: AccessDeps): onRequestAsyncHookHandler {
   if (policy.access === 'token') {
     const verify = deps.tokenVerifiers[policy.token];
     const tokenCheck: onRequestAsyncHookHandler = async (req) => {
@@ -191,7 +149,7 @@ function requestCheck(policy: Exclude<AccessPolicy, { access: 'public' }>, url: 
   // Where anonymous callers are welcome (sign-in), a stale or wrong credential is ignored.
   const anonymousWelcome = policy.access === 'people' && policy.anonymous === true;
   const fromBody = (policy as { project?: ProjectSource }).project?.from === 'body-project';
-  const fullCheck = async (req: FastifyRequest): Promise<void> => {
+  const check: onRequestAsyncHookHandler = async (req) => {
     try {
       req.principal = await authenticate(req, deps.keys, deps.sessions);
     } catch (err) {
@@ -204,10 +162,6 @@ function requestCheck(policy: Exclude<AccessPolicy, { access: 'public' }>, url: 
       return;
     }
     await decideWithProject(req, url, policy, deps);
-  };
-  const check: onRequestHookHandler = (req, _reply, done) => {
-    if (allowedFromMemory(req, policy, deps)) return done();
-    fullCheck(req).then(() => done(), done);
   };
   return check;
 }

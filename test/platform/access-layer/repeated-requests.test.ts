@@ -1,7 +1,7 @@
-// The access check from memory (docs/access-model.md, How a request is decided): once a credential, a
-// project and a role are in the caches, a request is let in without the full check, and must get exactly
-// what the full check gives. These cases repeat requests so the second and later take the memory path,
-// and change what it reads in between: a change must reach it at once, and a refusal must keep its answer.
+// Repeated requests (docs/access-model.md, How a request is decided): once a credential, a project and a
+// role are in the caches, later requests must get exactly what the first got. These cases repeat requests
+// and change what the check reads in between: a change must reach it at once, and a refusal must keep its
+// answer.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 
@@ -24,8 +24,8 @@ const answer = async (headers: Record<string, string>) => {
   return { status: res.statusCode, code: res.statusCode === 200 ? null : res.json().code, challenge: res.headers['www-authenticate'] ?? null };
 };
 
-describe('the access check from memory', () => {
-  it('answers repeated requests as the first (full) check did, allowed or refused', async () => {
+describe('the access check on repeated requests', () => {
+  it('answers repeated requests as it answered the first, allowed or refused', async () => {
     const good = await tp.key(owner, { projects: [exid], scopes: ['cameras:read'] });
     const noScope = await tp.key(owner, { projects: [exid], scopes: ['projects:read'] });
     const otherProject = await tp.key(owner, { projects: [(await tp.project(owner, 'Elsewhere')).exid], scopes: ['cameras:read'] });
@@ -39,11 +39,11 @@ describe('the access check from memory', () => {
     expect(await answer({})).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
   });
 
-  it('holds a key to its owner’s role when deciding from memory', async () => {
+  it('holds a key to its owner’s role on every request', async () => {
     const viewer = await tp.person('viewer');
     await tp.addMember(owner, exid, viewer, 'viewer');
     const key = await tp.key(viewer, { projects: [exid], scopes: ['camera:recordings'] });
-    // Taking a snapshot needs an editor: refused every time, the first by the full check, the rest from memory.
+    // Taking a snapshot needs an editor: refused every time.
     const codes = [];
     for (let i = 0; i < 3; i++) {
       const res = await tp.app.inject({ method: 'POST', url: `/v2/cameras/${camera}/snapshots`, headers: key.headers, payload: {} });
@@ -75,7 +75,7 @@ describe('the access check from memory', () => {
     expect(await answer(person.auth)).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
   });
 
-  it('counts each request of a key with a rate limit once (its limits are the full check’s to apply)', async () => {
+  it('counts each request of a key with a rate limit once', async () => {
     const res = await tp.app.inject({
       method: 'POST',
       url: '/v2/api-keys',
@@ -94,9 +94,9 @@ describe('the access check from memory', () => {
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
   });
 
-  it('reads a Bearer header of any accepted form as the full check does, and refuses a token with more after it', async () => {
+  it('reads a Bearer header of any accepted form, and refuses a token with more after it', async () => {
     const token = owner.auth.authorization.slice('Bearer '.length);
-    // The session is cached by now: every accepted form is let in, from memory or by the full check.
+    // The session is cached by now: every accepted form is let in.
     for (const authorization of [`Bearer ${token}`, `bearer ${token}`, `Bearer \t${token}`, `Bearer ${token}  `]) {
       for (let i = 0; i < 2; i++) expect((await read({ authorization })).statusCode, authorization.slice(0, 10)).toBe(200);
     }
