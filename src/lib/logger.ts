@@ -191,4 +191,3 @@ export function redactUrl(url: string): string {
   }
   return `${path}?${pairs.join('&')}`;
 }
-

@@ -50,6 +50,10 @@ describe('public APIs only', () => {
       "spawn(node, ['--expose-gc'])",
       "import { createHook } from 'node:async_hooks';",
     ];
-    for (const sample of samples) expect(REFUSED.some(([, found]) => found(sample)), sample).toBe(true);
+    for (const sample of samples)
+      expect(
+        REFUSED.some(([, found]) => found(sample)),
+        sample,
+      ).toBe(true);
   });
 });

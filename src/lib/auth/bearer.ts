@@ -6,4 +6,3 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 export function bearerToken(authorization: string): string | undefined {
   return BEARER.exec(authorization)?.[1];
 }
-
