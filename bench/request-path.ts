@@ -1,18 +1,19 @@
-// The request path against the framework's ceiling (docs/benchmarks.md, The request path against bare
-// Fastify). Every server is a process of its own: the platform (the built CLI, `overlook serve`, at the
-// DEFAULT log level with request logging on, its log written to a file), a bare Fastify 5 route from the
-// same node_modules (bench/bare-server.ts), the same route writing its answers together as the platform
-// does (the second yardstick: the cost of the platform's own work, without that gain), and @fastify/static
-// over the platform's object folder (bench/static-server.ts). wrk drives each (1 thread, 32 connections,
-// BENCH_SECONDS = 8 s, after a warm-up), in rounds that alternate the order; BENCH_RUNS (3) rounds give the noise.
-// Reported: /health, the key-authorised camera read, the same with a JWT, a key refused (403) and a
-// media-token segment read, each as a ratio to the bare route; /health, key and JWT also to the second
-// yardstick, key and JWT to /health (the older yardstick); the stored JPEG (API key, Accept: image/jpeg) as
-// a ratio to @fastify/static on the same file.
+// The request path against an ordinary service (docs/benchmarks.md, The request path). Every server is a
+// process of its own: the platform (the built CLI, `overlook serve`, at the default log level with request
+// logging on, its log written to a file); the yardstick, a bare Fastify 5 route from the same node_modules
+// with Fastify's default pino request logging to a file (bench/bare-server.ts --log); the same route with
+// the logger off; and @fastify/static over the platform's object folder (bench/static-server.ts). wrk
+// drives each (1 thread, 32 connections, BENCH_SECONDS = 5 s, after a warm-up), in rounds that alternate
+// the order; BENCH_RUNS (5) rounds give the noise.
+// Reported for each: requests/s, the server's CPU µs per request and wrk's p99 latency. /health, the
+// key-authorised camera read, the same with a JWT and a key refused (403) as a ratio to the yardstick; the
+// stored JPEG (API key, Accept: image/jpeg) to @fastify/static on the same file; a media-token segment
+// read to the yardstick loaded beside it.
 // Env: BENCH_SECONDS, BENCH_WARMUP_SECONDS (2), BENCH_RUNS, BENCH_REQUEST_PATH_PARTS (json,jpeg,media),
-// BENCH_PIN (default on where `taskset` exists and there are two CPUs or more: every server on the last CPU, wrk on
-// the first; 0: wherever the scheduler puts them), BENCH_SCENARIOS (some of the JSON ones), BENCH_LOG_LEVEL (unset: the default level), BENCH_CLI (a `.ts` runs
-// through tsx), BENCH_CPU_PROF (folder for the platform's CPU profile), BENCH_DATABASE_URL (PostgreSQL instead of SQLite).
+// BENCH_PIN (default on where `taskset` exists and there are two CPUs or more: every server on the last
+// CPU, wrk on the first; 0: wherever the scheduler puts them), BENCH_SCENARIOS (some of the JSON ones),
+// BENCH_LOG_LEVEL (unset: the default level), BENCH_CLI (a `.ts` runs through tsx), BENCH_CPU_PROF
+// (folder for the platform's CPU profile), BENCH_DATABASE_URL (PostgreSQL instead of SQLite).
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
@@ -27,11 +28,11 @@ const CLI = process.env.BENCH_CLI ?? join(ROOT, 'dist', 'cli.js');
 const cliArgs = (...args: string[]) => (CLI.endsWith('.ts') ? ['--import', 'tsx', CLI, ...args] : [CLI, ...args]);
 /** BENCH_CPU_PROF=<folder>: the platform writes a V8 CPU profile there when it stops (`--cpu-prof`). */
 const PROFILE = process.env.BENCH_CPU_PROF;
-/** BENCH_SCENARIOS=bare,key: only these of the JSON scenarios (bare, bare_together, health, key, jwt, refused_key). */
+/** BENCH_SCENARIOS=logged,key: only these of the JSON scenarios (logged, bare, health, key, jwt, refused_key). */
 const ONLY = process.env.BENCH_SCENARIOS?.split(',');
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PARTS = (process.env.BENCH_REQUEST_PATH_PARTS ?? 'json,jpeg,media').split(',');
 const CONNECTIONS = 32;
 const WRK = ['/usr/bin/wrk', '/usr/local/bin/wrk'].find((p) => existsSync(p));
@@ -46,6 +47,16 @@ interface WrkResult {
   non2xx: number;
   /** The server process's CPU time (user + system) per request, in µs: steadier than rps on a busy machine. */
   cpuUs: number;
+  /** wrk's 99th percentile latency, in ms. */
+  p99Ms: number;
+}
+
+const UNIT_MS: Record<string, number> = { us: 0.001, ms: 1, s: 1000, m: 60_000 };
+
+/** The 99% line of wrk's latency distribution (`--latency`), in ms. */
+function p99(out: string): number {
+  const m = /^\s*99%\s+([\d.]+)(us|ms|s|m)\s*$/m.exec(out);
+  return m ? Number(m[1]) * UNIT_MS[m[2]!]! : Number.NaN;
 }
 
 /** CPU seconds (user + system) a process has used, from /proc. */
@@ -58,7 +69,17 @@ function cpuSeconds(pid: number): number {
 /** wrk, 1 thread: C, light on the CPU the servers need. `refused`: every answer must be non-2xx (checked before by status). */
 function wrk(pid: number, url: string, headers: Headers, seconds: number, refused: boolean | 'rolling' = false): WrkResult {
   const cpuBefore = cpuSeconds(pid);
-  const args = ['-t', '1', '-c', String(CONNECTIONS), '-d', `${seconds}s`, ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]), url];
+  const args = [
+    '-t',
+    '1',
+    '-c',
+    String(CONNECTIONS),
+    '-d',
+    `${seconds}s`,
+    '--latency',
+    ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
+    url,
+  ];
   const r = spawnSync(...onCpu(WRK_CPU, WRK!, args), { encoding: 'utf8' });
   const cpu = cpuSeconds(pid) - cpuBefore;
   const rps = /Requests\/sec:\s+([\d.]+)/.exec(r.stdout);
@@ -72,7 +93,7 @@ function wrk(pid: number, url: string, headers: Headers, seconds: number, refuse
   // 'rolling' (live segments, which roll off): the answers that were not 2xx are left out of the rate.
   const ok = refused === 'rolling' ? 1 - non2xx / Number(requests[1]) : 1;
   if (ok < 1) process.stderr.write(`${url.slice(0, 80)}…: ${non2xx} of ${requests[1]} answers non-2xx, left out\n`);
-  return { rps: Number(rps[1]) * ok, requests: Number(requests[1]), non2xx, cpuUs: (cpu * 1e6) / Number(requests[1]) };
+  return { rps: Number(rps[1]) * ok, requests: Number(requests[1]), non2xx, cpuUs: (cpu * 1e6) / Number(requests[1]), p99Ms: p99(r.stdout) };
 }
 
 async function until<T>(what: string, f: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
@@ -157,25 +178,19 @@ async function main(): Promise<void> {
     const refusedStatus = (await fetch(cameraUrl, { headers: refusedKey })).status;
     if (refusedStatus !== 403) throw new Error(`the refused key got ${refusedStatus}, not 403`);
 
-    // The bare route answers the very JSON the platform answers.
+    // The bare routes answer the very JSON the platform answers.
     const cameraJson = join(dataDir, 'camera.json');
     writeFileSync(cameraJson, JSON.stringify(await json(cameraUrl, { headers: key })));
-    const bare = await startChild([join(import.meta.dirname, 'bare-server.ts'), cameraJson], /bare listening on (http:\/\/\S+)/, {}, SERVER_CPU);
+    const bareArgs = [join(import.meta.dirname, 'bare-server.ts'), cameraJson];
+    const logged = await startChild([...bareArgs, '--log', join(dataDir, 'bare.log')], /bare listening on (http:\/\/\S+)/, {}, SERVER_CPU);
+    children.push(logged.proc);
+    const bare = await startChild(bareArgs, /bare listening on (http:\/\/\S+)/, {}, SERVER_CPU);
     children.push(bare.proc);
-    const bareUrl = `${bare.url}/v2/cameras/${camera.exid}`;
-    // The same route writing its answers together, as the platform does (bench/bare-server.ts, --together).
-    const together = await startChild(
-      [join(import.meta.dirname, 'bare-server.ts'), cameraJson, '--together'],
-      /bare listening on (http:\/\/\S+)/,
-      {},
-      SERVER_CPU,
-    );
-    children.push(together.proc);
 
     type Scenario = { name: string; url: string; headers: Headers; pid: number; refused?: boolean | 'rolling' };
     const scenarios: Scenario[] = [
-      { name: 'bare', url: bareUrl, headers: {}, pid: bare.proc.pid! },
-      { name: 'bare_together', url: `${together.url}/v2/cameras/${camera.exid}`, headers: {}, pid: together.proc.pid! },
+      { name: 'logged', url: `${logged.url}/v2/cameras/${camera.exid}`, headers: {}, pid: logged.proc.pid! },
+      { name: 'bare', url: `${bare.url}/v2/cameras/${camera.exid}`, headers: {}, pid: bare.proc.pid! },
       { name: 'health', url: `${url}/health`, headers: {}, pid: platform.pid! },
       { name: 'key', url: cameraUrl, headers: key, pid: platform.pid! },
       { name: 'jwt', url: cameraUrl, headers: jwt, pid: platform.pid! },
@@ -213,6 +228,7 @@ async function main(): Promise<void> {
       const r = wrk(s.pid, s.url, s.headers, s.refused === 'rolling' ? Math.min(SECONDS, 4) : SECONDS, s.refused);
       into[as] = r.rps;
       into[`${as}_cpu_us`] = r.cpuUs;
+      into[`${as}_p99_ms`] = r.p99Ms;
       return r;
     };
     const json_ = PARTS.includes('json') ? scenarios.filter((s) => !ONLY || ONLY.includes(s.name)) : [];
@@ -251,13 +267,13 @@ async function main(): Promise<void> {
         const uris = text.split('\n').filter((l) => /seg_\d+\.ts/.test(l));
         return new URL(uris[uris.length - 1]!, playlistUrl).toString();
       };
-      const bareScenario = scenarios[0]!;
+      const yardstick = scenarios[0]!;
       warm({ name: 'media', url: await newestSegment(), headers: {}, pid: platform.pid!, refused: 'rolling' });
       for (let i = 0; i < RUNS; i++) {
         const media: Scenario = { name: 'media_segment', url: await newestSegment(), headers: {}, pid: platform.pid!, refused: 'rolling' };
-        const pair = i % 2 === 0 ? [media, bareScenario] : [bareScenario, media];
+        const pair = i % 2 === 0 ? [media, yardstick] : [yardstick, media];
         for (const s of pair) {
-          const r = measure(s, runs[i]!, s === media ? 'media_segment' : 'bare_beside_media');
+          const r = measure(s, runs[i]!, s === media ? 'media_segment' : 'logged_beside_media');
           if (s === media) platformRequests += r.requests;
         }
       }
@@ -268,7 +284,7 @@ async function main(): Promise<void> {
     const rps = (a: string) => (runs.every((r) => r[a] !== undefined) ? summary(runs.map((r) => r[a]!)) : undefined);
     const table: Record<string, Record<string, number | string>> = {};
     /** One row: requests/s and their ratio to `base` beside it; server CPU µs per request and the base's CPU per request over it. */
-    const row = (name: string, what: string, target: number | null, base = 'bare') => {
+    const row = (name: string, what: string, target: number | null, base = 'logged') => {
       const rp = rps(name);
       if (!rp) return;
       const rt = ratio(name, base);
@@ -286,16 +302,17 @@ async function main(): Promise<void> {
         met: target === null || !rt ? '' : rt.min >= target ? 'yes' : rt.mean >= target ? 'mean only' : 'no',
         server_cpu_us_per_req: cpu ? Number(cpu.mean.toFixed(1)) : '',
         cpu_ratio: cpuRatio?.mean ?? '',
+        p99_ms: rps(`${name}_p99_ms`)?.mean ?? '',
       };
     };
-    row('bare', 'bare Fastify route (logger off)', null);
-    row('bare_together', 'the same, answers written together', null);
-    row('health', 'GET /health', 0.85);
-    row('key', 'GET /v2/cameras/{id}, API key', 0.6);
-    row('jwt', 'GET /v2/cameras/{id}, JWT', 0.6);
+    row('logged', 'bare Fastify route, default pino request logging to a file (the yardstick)', null);
+    row('bare', 'bare Fastify route, logger off', null);
+    row('health', 'GET /health', null);
+    row('key', 'GET /v2/cameras/{id}, API key', 0.8);
+    row('jwt', 'GET /v2/cameras/{id}, JWT', 0.8);
     row('refused_key', 'same, key without the scope (403)', null);
-    row('bare_beside_media', 'bare Fastify route, beside the segment reads', null, 'bare_beside_media');
-    row('media_segment', 'live HLS segment, media token (to the bare route beside it)', null, 'bare_beside_media');
+    row('logged_beside_media', 'the yardstick, beside the segment reads', null, 'logged_beside_media');
+    row('media_segment', 'live HLS segment, media token (to the yardstick beside it)', null, 'logged_beside_media');
     row('jpeg_static', '@fastify/static, same file', null, 'jpeg_static');
     row('jpeg_api', `stored JPEG (${jpeg?.bytes ?? 0} B), API key (to @fastify/static)`, 0.8, 'jpeg_static');
 
@@ -310,15 +327,12 @@ async function main(): Promise<void> {
       load_average_after: loadAfter.map((n) => n.toFixed(2)).join(' '),
       // One line per request is the logging's promise: counted from the platform's log file.
       log_lines_per_request: r3(logLines / Math.max(1, platformRequests)),
+      logged_to_bare: ratio('logged', 'bare')?.mean ?? '',
       key_to_health: ratio('key', 'health')?.mean ?? '',
       jwt_to_health: ratio('jwt', 'health')?.mean ?? '',
-      // The second yardstick: the bare route that writes its answers together as the platform does.
-      health_to_bare_together: ratio('health', 'bare_together')?.mean ?? '',
-      key_to_bare_together: ratio('key', 'bare_together')?.mean ?? '',
-      jwt_to_bare_together: ratio('jwt', 'bare_together')?.mean ?? '',
     };
     console.log(
-      "\nThe request path against a bare Fastify route. ratio: requests/s over the yardstick's, mean of the runs (min/max: the noise); cpu_ratio: the yardstick's server CPU per request over this one's (steadier on a busy machine)",
+      "\nThe request path against a bare Fastify route with Fastify's default request logging. ratio: requests/s over the yardstick's, mean of the runs (min/max: the noise); cpu_ratio: the yardstick's server CPU per request over this one's (steadier on a busy machine); p99_ms: wrk's 99th percentile latency",
     );
     console.table(info);
     console.table(table);

@@ -5,7 +5,7 @@
 // request, round by round, against the first server's in the same round.
 //
 // `node --import tsx bench/side-by-side.ts` (or `npm run bench -- side-by-side`) compares the built CLI
-// (dist/cli.js) with the bare Fastify route of bench/bare-server.ts. Env: BENCH_SIDE_CLIS (comma-separated
+// (dist/cli.js) with the bare Fastify route of bench/bare-server.ts, logging its requests to a file. Env: BENCH_SIDE_CLIS (comma-separated
 // CLI entry files, e.g. an older build's dist/cli.js first, then this one's; `.ts` runs through tsx),
 // BENCH_SIDE_SCENARIOS (health,key,jwt), BENCH_SIDE_BARE (1: the bare route as the first server;
 // default 1), BENCH_SIDE_ROUNDS (8), BENCH_SECONDS (2 per round), BENCH_SIDE_WARMUP (1: send the servers
@@ -131,9 +131,19 @@ async function main(): Promise<void> {
     if (WITH_BARE) {
       const cameraJson = join(dataDir, 'camera.json');
       writeFileSync(cameraJson, JSON.stringify(await json(world.cameraUrl(urls[0]!), { headers: world.key })));
-      const bare = await startChild([join(import.meta.dirname, 'bare-server.ts'), cameraJson], /bare listening on (http:\/\/\S+)/, {}, SERVER_CPU);
+      const bare = await startChild(
+        [join(import.meta.dirname, 'bare-server.ts'), cameraJson, '--log', join(dataDir, 'bare.log')],
+        /bare listening on (http:\/\/\S+)/,
+        {},
+        SERVER_CPU,
+      );
       children.push(bare.proc);
-      servers.unshift({ name: 'bare Fastify route', pid: bare.proc.pid!, url: () => `${bare.url}/v2/cameras/${world.camera.exid}`, headers: () => ({}) });
+      servers.unshift({
+        name: 'bare Fastify route, request logging',
+        pid: bare.proc.pid!,
+        url: () => `${bare.url}/v2/cameras/${world.camera.exid}`,
+        headers: () => ({}),
+      });
     }
 
     const table: Record<string, Record<string, number | string>> = {};
