@@ -65,8 +65,8 @@ export class ApiError extends Error {
 
   constructor(code: ErrorCode, message: string, opts: { details?: unknown; headers?: Record<string, string> } = {}) {
     const status = ERROR_STATUS[code];
-    // A 4xx is an answer to the caller, not a fault of ours: no one reads its stack trace, and capturing
-    // one cost a refused request some 7 µs (docs/benchmarks.md, fifth pass). Server errors keep theirs.
+    // A 4xx is an answer to the caller, not a fault of ours: no one reads its stack trace, so none is
+    // captured. Server errors keep theirs.
     const limit = Error.stackTraceLimit;
     if (status < 500) Error.stackTraceLimit = 0;
     super(message);

@@ -1,5 +1,5 @@
-// ApiError: a 4xx carries no stack trace (it is an answer, and capturing one cost a refused request
-// some 7 µs), a 5xx keeps its trace, and the process's own stack trace limit is left as it was.
+// ApiError: a 4xx carries no stack trace (it is an answer, not a fault), a 5xx keeps its trace, and the
+// process's own stack trace limit is left as it was.
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../src/lib/errors.js';
 
