@@ -2,9 +2,10 @@
 // process of its own: the platform (the built CLI, `overlook serve`, at the default log level with request
 // logging on, its log written to a file); the yardstick, a bare Fastify 5 route from the same node_modules
 // with Fastify's default pino request logging to a file (bench/bare-server.ts --log); the same route with
-// the logger off; and @fastify/static over the platform's object folder (bench/static-server.ts). wrk
-// drives each (1 thread, 32 connections, BENCH_SECONDS = 5 s, after a warm-up), in rounds that alternate
-// the order; BENCH_RUNS (5) rounds give the noise.
+// the logger off; and @fastify/static over the platform's object folder (bench/static-server.ts). Each
+// scenario is loaded side by side with its yardstick: both at once, each by its own wrk (1 thread, 32
+// connections, BENCH_SECONDS = 5 s, after a warm-up), so that whatever slows the machine slows both
+// alike. BENCH_RUNS (5) runs, in alternating order, give the noise.
 // Reported for each: requests/s, the server's CPU µs per request and wrk's p99 latency. /health, the
 // key-authorised camera read, the same with a JWT and a key refused (403) as a ratio to the yardstick; the
 // stored JPEG (API key, Accept: image/jpeg) to @fastify/static on the same file; a media-token segment
@@ -41,6 +42,9 @@ const PIN = process.env.BENCH_PIN !== '0' && cpus().length >= 2 && ['/usr/bin/ta
 const SERVER_CPU = PIN ? cpus().length - 1 : undefined;
 const WRK_CPU = PIN ? 0 : undefined;
 
+/** One load: a URL, its headers, the server process that answers it. `refused`: answers must be non-2xx ('rolling': some may be). */
+type Scenario = { name: string; url: string; headers: Headers; pid: number; refused?: boolean | 'rolling' };
+
 interface WrkResult {
   rps: number;
   requests: number;
@@ -66,34 +70,64 @@ function cpuSeconds(pid: number): number {
   return (Number(f[11]) + Number(f[12])) / TICKS_PER_S;
 }
 
-/** wrk, 1 thread: C, light on the CPU the servers need. `refused`: every answer must be non-2xx (checked before by status). */
-function wrk(pid: number, url: string, headers: Headers, seconds: number, refused: boolean | 'rolling' = false): WrkResult {
-  const cpuBefore = cpuSeconds(pid);
-  const args = [
-    '-t',
-    '1',
-    '-c',
-    String(CONNECTIONS),
-    '-d',
-    `${seconds}s`,
-    '--latency',
-    ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
-    url,
-  ];
-  const r = spawnSync(...onCpu(WRK_CPU, WRK!, args), { encoding: 'utf8' });
-  const cpu = cpuSeconds(pid) - cpuBefore;
-  const rps = /Requests\/sec:\s+([\d.]+)/.exec(r.stdout);
-  const requests = /(\d+) requests in/.exec(r.stdout);
-  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(r.stdout)?.[1] ?? 0);
-  const errors = /Socket errors:.*/.exec(r.stdout);
-  if (!rps || !requests || r.status !== 0) throw new Error(`wrk failed on ${url}: ${r.stderr || r.stdout}`);
+/** The wrk command line: 1 thread (C, light on the CPU the servers need), 32 connections, latency percentiles. */
+const wrkArgs = (url: string, headers: Headers, seconds: number) => [
+  '-t',
+  '1',
+  '-c',
+  String(CONNECTIONS),
+  '-d',
+  `${seconds}s`,
+  '--latency',
+  ...Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]),
+  url,
+];
+
+/** wrk's output, read. `refused`: every answer must be non-2xx (checked before by status). */
+function readWrk(url: string, out: string, status: number | null, refused: boolean | 'rolling'): Omit<WrkResult, 'cpuUs'> {
+  const rps = /Requests\/sec:\s+([\d.]+)/.exec(out);
+  const requests = /(\d+) requests in/.exec(out);
+  const non2xx = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(out)?.[1] ?? 0);
+  const errors = /Socket errors:.*/.exec(out);
+  if (!rps || !requests || status !== 0) throw new Error(`wrk failed on ${url}: ${out}`);
   if (errors) throw new Error(`${url}: ${errors[0]}`);
   if (refused === true ? non2xx !== Number(requests[1]) : refused === false && non2xx > 0)
     throw new Error(`${url}: ${non2xx} of ${requests[1]} answers non-2xx`);
   // 'rolling' (live segments, which roll off): the answers that were not 2xx are left out of the rate.
   const ok = refused === 'rolling' ? 1 - non2xx / Number(requests[1]) : 1;
   if (ok < 1) process.stderr.write(`${url.slice(0, 80)}…: ${non2xx} of ${requests[1]} answers non-2xx, left out\n`);
-  return { rps: Number(rps[1]) * ok, requests: Number(requests[1]), non2xx, cpuUs: (cpu * 1e6) / Number(requests[1]), p99Ms: p99(r.stdout) };
+  return { rps: Number(rps[1]) * ok, requests: Number(requests[1]), non2xx, p99Ms: p99(out) };
+}
+
+/** One wrk run against `s`, resolved when it ends. */
+function wrk(s: Scenario, seconds: number): Promise<Omit<WrkResult, 'cpuUs'>> {
+  const [command, argv] = onCpu(WRK_CPU, WRK!, wrkArgs(s.url, s.headers, seconds));
+  return new Promise((resolve, reject) => {
+    const p = spawn(command, argv);
+    let out = '';
+    p.stdout.on('data', (b: Buffer) => {
+      out += b;
+    });
+    p.on('error', reject);
+    p.on('close', (code) => {
+      try {
+        resolve(readWrk(s.url, out, code, s.refused ?? false));
+      } catch (err) {
+        reject(err);
+      }
+    });
+  });
+}
+
+/**
+ * Scenarios loaded at once, each by its own wrk, for `seconds`; each one's server CPU per request over
+ * the same interval. Servers loaded together share whatever CPU the machine leaves them, so a drift of
+ * the machine moves them alike.
+ */
+async function together(scenarios: Scenario[], seconds: number): Promise<WrkResult[]> {
+  const before = scenarios.map((s) => cpuSeconds(s.pid));
+  const results = await Promise.all(scenarios.map((s) => wrk(s, seconds)));
+  return results.map((r, i) => ({ ...r, cpuUs: ((cpuSeconds(scenarios[i]!.pid) - before[i]!) * 1e6) / r.requests }));
 }
 
 async function until<T>(what: string, f: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
@@ -187,7 +221,6 @@ async function main(): Promise<void> {
     const bare = await startChild(bareArgs, /bare listening on (http:\/\/\S+)/, {}, SERVER_CPU);
     children.push(bare.proc);
 
-    type Scenario = { name: string; url: string; headers: Headers; pid: number; refused?: boolean | 'rolling' };
     const scenarios: Scenario[] = [
       { name: 'logged', url: `${logged.url}/v2/cameras/${camera.exid}`, headers: {}, pid: logged.proc.pid! },
       { name: 'bare', url: `${bare.url}/v2/cameras/${camera.exid}`, headers: {}, pid: bare.proc.pid! },
@@ -219,36 +252,41 @@ async function main(): Promise<void> {
     }
 
     let platformRequests = 0;
-    const warm = (s: Scenario) => {
-      const r = wrk(s.pid, s.url, s.headers, WARMUP_SECONDS, s.refused);
+    const counted = (s: Scenario, r: WrkResult) => {
       if (s.pid === platform.pid) platformRequests += r.requests;
     };
-    const measure = (s: Scenario, into: Record<string, number>, as = s.name) => {
+    const warm = async (s: Scenario) => counted(s, (await together([s], WARMUP_SECONDS))[0]!);
+    /** `s` and its yardstick loaded at once; `s`'s figures under `as`, the yardstick's beside them under `baseAs`. */
+    const pair = async (s: Scenario, base: Scenario, into: Record<string, number>, as = s.name, baseAs = `${as}__base`) => {
       // A live segment lives about 14 s (six 2 s segments in the playlist, then deleted): at most 4 s on one.
-      const r = wrk(s.pid, s.url, s.headers, s.refused === 'rolling' ? Math.min(SECONDS, 4) : SECONDS, s.refused);
-      into[as] = r.rps;
-      into[`${as}_cpu_us`] = r.cpuUs;
-      into[`${as}_p99_ms`] = r.p99Ms;
-      return r;
+      const seconds = s.refused === 'rolling' ? Math.min(SECONDS, 4) : SECONDS;
+      const [r, b] = await together([s, base], seconds);
+      for (const [name, x] of [
+        [as, r!],
+        [baseAs, b!],
+      ] as const) {
+        into[name] = x.rps;
+        into[`${name}_cpu_us`] = x.cpuUs;
+        into[`${name}_p99_ms`] = x.p99Ms;
+      }
+      counted(s, r!);
     };
+    const yardstickOfJson = scenarios[0]!;
     const json_ = PARTS.includes('json') ? scenarios.filter((s) => !ONLY || ONLY.includes(s.name)) : [];
-    for (const s of json_) warm(s);
-    if (jpeg) for (const s of [jpeg.api, jpeg.stat]) warm(s);
+    for (const s of json_) await warm(s);
+    if (jpeg) for (const s of [jpeg.api, jpeg.stat]) await warm(s);
 
     const runs: Record<string, number>[] = [];
     for (let i = 0; i < RUNS; i++) {
       const got: Record<string, number> = {};
-      // Alternate the order run by run, so drift over time does not favour one side.
+      // Alternate the order run by run, so drift over time does not favour one scenario.
       for (const s of i % 2 === 0 ? json_ : [...json_].reverse()) {
-        const r = measure(s, got);
-        if (s.pid === platform.pid) platformRequests += r.requests;
+        if (s === yardstickOfJson) continue;
+        // The bare route without logging is the yardstick's own pair: the yardstick's figures are kept from it.
+        if (s.name === 'bare') await pair(s, yardstickOfJson, got, 'bare', 'logged');
+        else await pair(s, yardstickOfJson, got);
       }
-      if (jpeg) {
-        for (const s of i % 2 === 0 ? [jpeg.api, jpeg.stat] : [jpeg.stat, jpeg.api]) {
-          const r = measure(s, got);
-          if (s === jpeg.api) platformRequests += r.requests;
-        }
-      }
+      if (jpeg) await pair(jpeg.api, jpeg.stat, got, 'jpeg_api', 'jpeg_static');
       runs.push(got);
       process.stderr.write(`run ${i + 1}/${RUNS}: ${JSON.stringify(got)}\n`);
     }
@@ -267,15 +305,10 @@ async function main(): Promise<void> {
         const uris = text.split('\n').filter((l) => /seg_\d+\.ts/.test(l));
         return new URL(uris[uris.length - 1]!, playlistUrl).toString();
       };
-      const yardstick = scenarios[0]!;
-      warm({ name: 'media', url: await newestSegment(), headers: {}, pid: platform.pid!, refused: 'rolling' });
+      await warm({ name: 'media', url: await newestSegment(), headers: {}, pid: platform.pid!, refused: 'rolling' });
       for (let i = 0; i < RUNS; i++) {
         const media: Scenario = { name: 'media_segment', url: await newestSegment(), headers: {}, pid: platform.pid!, refused: 'rolling' };
-        const pair = i % 2 === 0 ? [media, yardstick] : [yardstick, media];
-        for (const s of pair) {
-          const r = measure(s, runs[i]!, s === media ? 'media_segment' : 'logged_beside_media');
-          if (s === media) platformRequests += r.requests;
-        }
+        await pair(media, yardstickOfJson, runs[i]!, 'media_segment', 'logged_beside_media');
       }
     }
     const loadAfter = loadavg();
@@ -307,10 +340,10 @@ async function main(): Promise<void> {
     };
     row('logged', 'bare Fastify route, default pino request logging to a file (the yardstick)', null);
     row('bare', 'bare Fastify route, logger off', null);
-    row('health', 'GET /health', null);
-    row('key', 'GET /v2/cameras/{id}, API key', 0.8);
-    row('jwt', 'GET /v2/cameras/{id}, JWT', 0.8);
-    row('refused_key', 'same, key without the scope (403)', null);
+    row('health', 'GET /health', null, 'health__base');
+    row('key', 'GET /v2/cameras/{id}, API key', 0.8, 'key__base');
+    row('jwt', 'GET /v2/cameras/{id}, JWT', 0.8, 'jwt__base');
+    row('refused_key', 'same, key without the scope (403)', null, 'refused_key__base');
     row('logged_beside_media', 'the yardstick, beside the segment reads', null, 'logged_beside_media');
     row('media_segment', 'live HLS segment, media token (to the yardstick beside it)', null, 'logged_beside_media');
     row('jpeg_static', '@fastify/static, same file', null, 'jpeg_static');
@@ -328,11 +361,9 @@ async function main(): Promise<void> {
       // One line per request is the logging's promise: counted from the platform's log file.
       log_lines_per_request: r3(logLines / Math.max(1, platformRequests)),
       logged_to_bare: ratio('logged', 'bare')?.mean ?? '',
-      key_to_health: ratio('key', 'health')?.mean ?? '',
-      jwt_to_health: ratio('jwt', 'health')?.mean ?? '',
     };
     console.log(
-      "\nThe request path against a bare Fastify route with Fastify's default request logging. ratio: requests/s over the yardstick's, mean of the runs (min/max: the noise); cpu_ratio: the yardstick's server CPU per request over this one's (steadier on a busy machine); p99_ms: wrk's 99th percentile latency",
+      "\nThe request path against a bare Fastify route with Fastify's default request logging. ratio: requests/s over the yardstick's loaded at the same time, mean of the runs (min/max: the noise); cpu_ratio: the yardstick's server CPU per request over this one's (steadier on a busy machine); p99_ms: wrk's 99th percentile latency",
     );
     console.table(info);
     console.table(table);
