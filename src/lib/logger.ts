@@ -35,10 +35,11 @@ export function redactHeaders(headers: unknown): unknown {
 }
 
 /**
- * How stdout is written: asynchronously, in writes of at least this many bytes, and at least this often
- * (pino's destination options). pino writes what is left when the process exits.
+ * How stdout is written (pino's destination options): in writes of at least this many bytes, and at least
+ * this often. Synchronous, as Node's own stdout is on files and pipes: an asynchronous write is a trip
+ * through libuv's thread pool and back for every batch (docs/decisions.md, The request path).
  */
-const STDOUT_MIN_BYTES = 4096;
+const STDOUT_MIN_BYTES = 8192;
 const STDOUT_FLUSH_MS = 250;
 
 let stdout: DestinationStream | undefined;
@@ -53,7 +54,10 @@ function stdoutStream(): DestinationStream {
     const pretty = createRequire(import.meta.url)('pino-pretty') as (o: object) => DestinationStream;
     stdout = pretty({ colorize: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', singleLine: true });
   } else {
-    stdout = destination({ dest: 1, sync: false, minLength: STDOUT_MIN_BYTES, periodicFlush: STDOUT_FLUSH_MS });
+    const out = destination({ dest: 1, sync: true, minLength: STDOUT_MIN_BYTES, periodicFlush: STDOUT_FLUSH_MS });
+    // pino writes what is gathered at exit only for asynchronous destinations.
+    process.once('exit', () => out.flushSync());
+    stdout = out;
   }
   return stdout;
 }
