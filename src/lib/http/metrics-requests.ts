@@ -4,7 +4,7 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
 
 /** Upper bounds of the latency buckets, in seconds (prom-client's defaults). */
-export const DURATION_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const DURATION_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 type RequestLabel = 'method' | 'route' | 'status_code';
 
