@@ -6,7 +6,7 @@ import type { PlatformDb } from '../db/database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { pageMeta, pageOffset, type PageMeta } from '../../lib/http/pagination.js';
 import { newId } from '../../lib/ids.js';
-import type { ProjectRef } from '../directory/directory.js';
+import type { ProjectRef } from '../access/decide.js';
 import { roleAllows, type Role } from '../access/policy.js';
 import { instantOrFail, rangeOrFail } from '../anpr/time.js';
 import type { NotificationsService } from '../notifications/notifications-service.js';

@@ -6,15 +6,10 @@ import type { Cache, CacheRegistry } from '../../lib/cache/index.js';
 import type { PlatformDb } from '../db/database.js';
 import { isRole, type Role } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
-import type { ProjectFact } from '../access/decide.js';
+import type { ProjectFact, ProjectRef } from '../access/decide.js';
 import { projectIdOfCamera } from '../cameras/cameras-repository.js';
 import { membershipsOf } from '../members/members-repository.js';
 import { projectRefByExid, projectRefById } from '../projects/projects-repository.js';
-
-export interface ProjectRef {
-  id: string;
-  exid: string;
-}
 
 const NOT_FOUND: ProjectFact = { found: false };
 

@@ -1,7 +1,7 @@
 // Small helpers handlers use to read what the access layer decided.
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
-import type { ProjectRef } from '../directory/directory.js';
+import type { ProjectRef } from '../access/decide.js';
 import type { Role } from '../access/policy.js';
 
 /** The person acting: the signed-in user, or the key's owner. */

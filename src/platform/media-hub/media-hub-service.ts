@@ -7,7 +7,7 @@ import { ApiError, notFound, validation } from '../../lib/errors.js';
 import { pageMeta, pageOffset, type PageMeta } from '../../lib/http/pagination.js';
 import type { MediaHubItemsTable } from './media-hub-tables.js';
 import type { ObjectStore } from '../storage/object-store.js';
-import type { ProjectRef } from '../directory/directory.js';
+import type { ProjectRef } from '../access/decide.js';
 import { parseTimestamp } from '../recordings/timestamps.js';
 import { toMediaItem, type ItemRow, type MediaItem } from './media-item-record.js';
 import type { Kind } from './media-hub-tables.js';
