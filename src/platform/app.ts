@@ -32,7 +32,7 @@ import { bimFeature } from './bim/bim-plugin.js';
 import { mediaHubFeature } from './media-hub/media-hub-plugin.js';
 import { connectorsFeature } from './connectors/connectors-plugin.js';
 import { accessFeature } from './access-layer/access-plugin.js';
-import { explainerFeature } from './api-keys/explainer-plugin.js';
+import { explainerFeature } from './access-layer/explainer-plugin.js';
 import { registerOpenApi } from './openapi/plugin.js';
 import { healthRoutes } from './health/routes.js';
 import { metricsRoutes } from './metrics/metrics-routes.js';

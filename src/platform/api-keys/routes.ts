@@ -5,7 +5,7 @@ import { peopleOnly } from '../access/policy.js';
 import { SCOPE_CATALOGUE } from '../access/scopes.js';
 import { errorResponses } from '../../lib/http/schemas.js';
 import { ApiKeyRecord, ApiKeyWithValue } from './api-key-record.js';
-import { explainValidation } from './explain.js';
+import { explainValidation } from './explain-request.js';
 import { MAX_ALLOWED_IPS, RATE_LIMIT_BOUNDS } from './key-limits.js';
 import { LEAK_REPORT_MAX_KEYS, LEAK_REPORT_MAX_VALUE_LENGTH } from './leak-report.js';
 import { auditContext } from '../audit/audit-log.js';
