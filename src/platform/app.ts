@@ -37,7 +37,7 @@ import { registerOpenApi } from './openapi/plugin.js';
 import { healthRoutes } from './health/routes.js';
 import { metricsRoutes } from './metrics/metrics-routes.js';
 import { authRoutes } from './auth/routes.js';
-import { userRoutes } from './users/routes.js';
+import { userRoutes } from './account/routes.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { cameraRoutes } from './cameras/routes.js';

@@ -1,4 +1,6 @@
-// People: their own record, features, roles and permissions, sessions and the session activities log.
+// The signed-in person's own account: their record, features, roles and permissions, password,
+// sessions and the session activities log. It sits above sign-in (auth), the access directory and
+// projects, which it reads; the account records themselves are in users/.
 import type { PlatformDb } from '../db/database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { hashPassword, verifyPassword } from '../../lib/auth/passwords.js';
@@ -9,10 +11,10 @@ import type { ActivityAction } from '../auth/auth-tables.js';
 import type { Principal } from '../access/principal.js';
 import type { SessionStore } from '../auth/session-store.js';
 import type { LoginThrottle } from '../auth/login-throttle.js';
-import { checkPassword } from './create-user.js';
+import { checkPassword } from '../users/create-user.js';
 import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/audit-log.js';
-import { toUserRecord, type UserRecord } from './user-record.js';
-import { emailsOf, findUserByEmail, findUserById, updateUser } from './users-repository.js';
+import { toUserRecord, type UserRecord } from '../users/user-record.js';
+import { emailsOf, findUserByEmail, findUserById, updateUser } from '../users/users-repository.js';
 import { projectNamesOf } from '../projects/projects-repository.js';
 import { activitiesOf, liveSessionsOf, openSessionIdsOf } from '../auth/sessions-repository.js';
 
@@ -26,7 +28,7 @@ export const ROLE_ACTIONS: Record<Role, string[]> = {
 
 export const actionsOf = (role: Role): string[] => ROLES.filter((r) => roleAllows(role, r)).flatMap((r) => ROLE_ACTIONS[r]);
 
-export class UsersService {
+export class AccountService {
   constructor(
     private readonly db: PlatformDb,
     private readonly directory: AccessDirectory,
