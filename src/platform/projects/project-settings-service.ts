@@ -10,7 +10,7 @@ import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/audit
 import type { DeletionHooks } from '../lifecycle/deletion-hooks.js';
 import type { NotificationsService } from '../notifications/notifications-service.js';
 import { isTimeZone } from './project-record.js';
-import type { CameraTeardown } from '../cameras/camera-teardown.js';
+import type { CameraTeardown } from '../camera-lifecycle/camera-teardown.js';
 import { camerasOfProject } from '../cameras/cameras-repository.js';
 import { membersOf } from '../members/members-repository.js';
 import { deleteProject, projectRowById, updateProject } from './projects-repository.js';
