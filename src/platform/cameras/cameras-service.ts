@@ -156,6 +156,16 @@ export class CamerasService {
     return (await repo.camerasOfProjects(this.db, ids)).map(toCameraRecord);
   }
 
+  /** The project's cameras as references (exid, name, status), by name. */
+  refsOfProject(projectId: string) {
+    return repo.cameraRefsOf(this.db, projectId);
+  }
+
+  /** How many cameras each of the given projects has (absent: none); project lists show it. */
+  countsOf(projectIds: readonly string[]): Promise<Map<string, number>> {
+    return repo.cameraCountsOf(this.db, projectIds);
+  }
+
   /** A real check through the camera's connection, at most every few seconds per camera. */
   async checkHealth(exid: string): Promise<HealthResult> {
     const cached = this.health.get(exid);

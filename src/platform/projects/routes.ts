@@ -109,7 +109,7 @@ export const projectRoutes = defineRoutes('project-routes', ['projects', 'direct
         response: { 200: Type.Array(Type.Object({ exid: Type.String(), name: Type.String(), status: Type.String() })), ...errorResponses() },
       },
     },
-    async (req) => projects.cameraRefs(allowedProject(req).project.id),
+    async (req) => cameras.refsOfProject(allowedProject(req).project.id),
   );
 
   app.get(
