@@ -19,7 +19,7 @@ import { isTimeZone } from '../projects/project-record.js';
 import { RecordingSettings, type RecordingSettingsService, type RecordingSettingsUpdate } from '../recordings/recording-settings.js';
 import type { CameraTeardown } from './camera-teardown.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
-import type { SettingsActor } from '../projects/project-settings-service.js';
+import type { SettingsActor } from '../projects/settings-actor.js';
 
 export const ConnectionView = Type.Object(
   {

@@ -1,5 +1,5 @@
 // Projects: creation and reads; their settings, transfer, deletion and images are in
-// project-settings-plugin.ts. Registered after cameras, whose service counts a project's cameras.
+// project-settings/, above cameras. Registered after cameras, whose service counts a project's cameras.
 import { defineFeature } from '../plugins/feature.js';
 import { ProjectsService } from './projects-service.js';
 

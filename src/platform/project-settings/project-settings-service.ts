@@ -5,22 +5,17 @@ import type { PlatformDb } from '../db/database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import type { CacheFact, CacheRegistry } from '../../lib/cache/index.js';
 import { ROLES, type Role } from '../access/policy.js';
-import type { ProjectsTable } from './projects-tables.js';
-import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/audit-log.js';
+import type { ProjectsTable } from '../projects/projects-tables.js';
+import { SYSTEM_CONTEXT, type AuditLog } from '../audit/audit-log.js';
 import type { DeletionHooks } from '../lifecycle/deletion-hooks.js';
 import type { NotificationsService } from '../notifications/notifications-service.js';
-import { isTimeZone } from './project-record.js';
+import { isTimeZone } from '../projects/project-record.js';
 import type { CameraTeardown } from '../camera-lifecycle/camera-teardown.js';
 import { camerasOfProject } from '../cameras/cameras-repository.js';
 import { membersOf } from '../members/members-repository.js';
-import { deleteProject, projectRowById, updateProject } from './projects-repository.js';
-import { transferProject } from './project-transfer.js';
-
-export interface SettingsActor {
-  userId: string;
-  role: Role;
-  audit: AuditContext;
-}
+import { deleteProject, projectRowById, updateProject } from '../projects/projects-repository.js';
+import { transferProject } from '../projects/project-transfer.js';
+import type { SettingsActor } from '../projects/settings-actor.js';
 
 export interface ProjectRef {
   id: string;

@@ -5,10 +5,10 @@ import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
 import { PageQuery } from '../../lib/http/pagination.js';
 import { allowedProject } from '../http/principal-helpers.js';
 import { AuditPage } from '../audit/audit-schemas.js';
-import { ProjectRecord } from './project-record.js';
-import { PROJECT_STATUSES } from './projects-tables.js';
+import { ProjectRecord } from '../projects/project-record.js';
+import { PROJECT_STATUSES } from '../projects/projects-tables.js';
 import { ApiError } from '../../lib/errors.js';
-import { settingsActor } from './settings-actor.js';
+import { settingsActor } from '../projects/settings-actor.js';
 import { defineRoutes } from '../plugins/feature.js';
 
 const Params = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });

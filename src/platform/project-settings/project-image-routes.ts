@@ -8,7 +8,7 @@ import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
 import { actingUserId, allowedProject } from '../http/principal-helpers.js';
 import type { StoredObject } from '../storage/object-store.js';
 import { Logo, Thumbnail } from './project-images-service.js';
-import { LOGO_POSITIONS } from './projects-tables.js';
+import { LOGO_POSITIONS } from '../projects/projects-tables.js';
 import { uploadBodyLimit } from './uploaded-image.js';
 import { defineRoutes } from '../plugins/feature.js';
 

@@ -9,9 +9,9 @@ import { newId } from '../../lib/ids.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import type { SnapshotReader } from '../recordings/snapshot-reader.js';
 import type { CamerasService } from '../cameras/cameras-service.js';
-import { LOGO_POSITIONS, type ProjectLogosTable, type ProjectThumbnailsTable } from './projects-tables.js';
+import { LOGO_POSITIONS, type ProjectLogosTable, type ProjectThumbnailsTable } from '../projects/projects-tables.js';
 import { decodeUpload, toLogo, toThumbnail } from './uploaded-image.js';
-import * as repo from './project-images-repository.js';
+import * as repo from '../projects/project-images-repository.js';
 
 /** Logos a project may hold: enough for every partner on a site board. */
 export const MAX_LOGOS = 20;
