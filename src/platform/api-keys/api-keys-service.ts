@@ -35,6 +35,14 @@ export class ApiKeysService {
     private readonly audit?: AuditLog,
   ) {}
 
+  /**
+   * A person left a project: their keys lose it too, so being added back later does not silently
+   * revive old keys. Runs in the caller's transaction (`tx`), beside the membership's removal.
+   */
+  dropProjectFromKeysOf(tx: PlatformDb, userId: string, projectId: string) {
+    return repo.dropProjectFromKeysOf(tx, userId, projectId);
+  }
+
   /** Every change to a key is an audit event: its name and hint, never its value or hash. */
   private async audited(
     ctx: AuditContext | undefined,

@@ -11,9 +11,13 @@ import { normaliseEmail } from '../users/user-record.js';
 import { isEmailAddress } from '../users/create-user.js';
 import type { InvitationsService, InvitedRole } from './invitations-service.js';
 import { inTransaction } from '../../lib/db/transaction.js';
-import { dropProjectFromKeysOf } from '../api-keys/api-keys-repository.js';
 import * as repo from './members-repository.js';
 import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/audit-log.js';
+
+/** What removing a member needs of api-keys, which imports members and so is reached as a service. */
+export interface MemberKeys {
+  dropProjectFromKeysOf(tx: PlatformDb, userId: string, projectId: string): Promise<unknown>;
+}
 
 export interface Actor {
   userId: string;
@@ -46,6 +50,8 @@ export class MembersService {
     private readonly audit: AuditLog,
     /** Where an e-mail with no account is invited instead. */
     private readonly invitations: InvitationsService,
+    /** A removed member's keys lose the project; the api-keys service does it in our transaction. */
+    private readonly keys: MemberKeys,
   ) {}
 
   list(projectId: string) {
@@ -112,7 +118,7 @@ export class MembersService {
     await inTransaction(this.db, async (tx) => {
       await repo.deleteMember(tx, project.id, userId);
       // Their keys lose the project too, so being added back later does not silently revive old keys.
-      await dropProjectFromKeysOf(tx, userId, project.id);
+      await this.keys.dropProjectFromKeysOf(tx, userId, project.id);
     });
     this.caches.forget([
       { kind: 'user-roles', id: userId },

@@ -56,4 +56,9 @@ export class ProjectsService {
     const rows = await repo.contactsOf(this.db, projectId);
     return rows.map((r) => ({ user_id: r.id, email: r.email, firstname: r.firstname, lastname: r.lastname, role: r.role }));
   }
+
+  /** Each project's exid and name, by id (absent: no such project). */
+  namesOf(ids: readonly string[]) {
+    return repo.projectNamesOf(this.db, ids);
+  }
 }
