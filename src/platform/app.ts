@@ -4,7 +4,7 @@
 // see every route, then OpenAPI, then the routes, in the order the OpenAPI document lists them.
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { PlatformConfig } from '../lib/config.js';
-import type { PlatformDb } from './db/database.js';
+import type { PlatformDb } from './database.js';
 import { createBaseApp } from '../lib/http/base-app.js';
 import { infrastructure } from './plugins/infrastructure.js';
 import { secretsFeature } from './secrets/secrets-plugin.js';

@@ -1,7 +1,7 @@
 // The signed-in person's own account: their record, features, roles and permissions, password,
 // sessions and the session activities log. It sits above sign-in (auth), the access directory and
 // projects, which it reads; the account records themselves are in users/.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { hashPassword, verifyPassword } from '../../lib/auth/passwords.js';
 import { pageMeta } from '../../lib/http/pagination.js';

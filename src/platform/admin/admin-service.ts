@@ -1,7 +1,7 @@
 // Platform administration (`/v2/admin`): people, projects, cameras and API keys across the platform.
 // The access layer has already decided the caller is a platform admin; every change here is audited,
 // and every change to an account forgets what is cached of it, so it takes effect at once.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { toBool } from '../../lib/db/index.js';
 import { ApiError } from '../../lib/errors.js';
 import { pageMeta } from '../../lib/http/pagination.js';

@@ -2,7 +2,7 @@
 // ordinary one marked with the admin (`sessions.impersonator_id`, and the JWT's `act` claim), so it
 // shows in that person's active sessions and in the audit log, and the access layer refuses it what
 // only the owner may do (API keys, password, administration). Short-lived, ended by the admin at will.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { toBool } from '../../lib/db/index.js';
 import { ApiError } from '../../lib/errors.js';
 import type { SessionStore } from '../auth/session-store.js';

@@ -2,7 +2,7 @@
 // people and keys with camera:recordings. Plates are compared in their normalised form; plate images
 // are checked JPEGs in the object store under cameras/<camera id>/anpr/<event id>.jpg.
 import type { PlatformConfig } from '../../lib/config.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { pageMeta, pageOffset } from '../../lib/http/pagination.js';
 import { newId } from '../../lib/ids.js';

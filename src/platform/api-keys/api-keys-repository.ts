@@ -1,6 +1,6 @@
 // The api_keys and api_key_projects tables: keys (only hashes are ever written) and the projects each is
 // limited to.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { ApiKeysTable } from './api-keys-tables.js';
 import { pageOffset } from '../../lib/http/pagination.js';
 import { projectsOfMemberAmong } from '../members/members-repository.js';

@@ -1,6 +1,6 @@
 // API-key management (docs/access-model.md): a person creates keys for their own projects and scopes; the
 // value is shown once and only its hash is kept; expired and revoked keys cannot come back to life.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { generateApiKey, hashApiKey, keyHint } from '../../lib/auth/api-key-format.js';
 import { isScope } from '../access/scopes.js';

@@ -5,7 +5,7 @@
 // its verified e-mail, and the session at the end, like any other.
 import * as oidc from 'openid-client';
 import type { Cache, CacheRegistry } from '../../lib/cache/index.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import type { AdminConfig, OidcProviderConfig } from '../../lib/config/admin-config.js';
 import { randomBytes } from 'node:crypto';

@@ -4,7 +4,7 @@
 // written behind in batches.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Cache, CacheRegistry } from '../../lib/cache/index.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { looksLikeJwt, type JwtSigner, type PlatformClaims } from '../../lib/auth/jwt.js';
 import { groupByTime, WriteBehind } from '../../lib/write-behind.js';
 import { toBool } from '../../lib/db/index.js';

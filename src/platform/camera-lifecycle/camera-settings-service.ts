@@ -3,7 +3,7 @@
 // deletion. Every change drops the camera's cached facts; a connection change also stops its live
 // stream, so the next viewer gets the new address. Changes are audit events on the camera.
 import { Type, type Static } from 'typebox';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { validation } from '../../lib/errors.js';
 import { Nullable, StringEnum } from '../../lib/http/schemas.js';
 import { toBool } from '../../lib/db/index.js';

@@ -2,7 +2,7 @@
 // platform's secret key (the secrets feature's sealing, bound to the camera's id), as `password_sealed`
 // inside the connection details, never as `password`. The repository seals on the way in and opens on
 // the way out, so everything above it sees the connection details as before (docs/security.md).
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { SecretStore } from '../secrets/secret-store.js';
 
 const KIND = 'camera-credentials';

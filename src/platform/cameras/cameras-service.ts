@@ -2,7 +2,7 @@
 // Camera rows are cached by exid (the hottest read of the API); every write forgets the camera
 // (docs/architecture.md, Caches).
 import type { Cache, CacheFact, CacheRegistry } from '../../lib/cache/index.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import type { Role } from '../access/policy.js';
 import type { CamerasTable } from './cameras-tables.js';

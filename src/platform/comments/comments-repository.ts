@@ -1,5 +1,5 @@
 // The comments table: comments on cameras' frames.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { CommentsTable } from './comments-tables.js';
 import { cameraRefsByIds } from '../cameras/cameras-repository.js';
 import { projectExidsOf } from '../projects/projects-repository.js';

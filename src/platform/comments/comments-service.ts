@@ -2,7 +2,7 @@
 // archived and unarchived, and mentioning members (`@email` in the text, or a list of user ids) who are
 // then notified. Mentions of people outside the project are ignored, not refused: the text stays as
 // written and nobody outside learns of it. Only the author or a project admin edits or deletes.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { pageMeta, pageOffset, type PageMeta } from '../../lib/http/pagination.js';
 import { newId } from '../../lib/ids.js';

@@ -3,7 +3,7 @@
 // (`CacheRegistry.forget`: membership, role, deletion) so a change takes effect on the very next
 // request (docs/architecture.md, Caches).
 import type { Cache, CacheRegistry } from '../../lib/cache/index.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { isRole, type Role } from '../access/policy.js';
 import type { Principal } from '../access/principal.js';
 import type { ProjectFact, ProjectRef } from '../access/decide.js';

@@ -2,7 +2,7 @@
 // (claim, finish, fail, requeue). The only file that touches the table; projects', cameras' and people's
 // details come from their own repositories.
 import type { Kysely } from 'kysely';
-import type { PlatformDatabase, PlatformDb } from '../db/database.js';
+import type { PlatformDatabase, PlatformDb } from '../database.js';
 import type { MediaHubItemsTable } from './media-hub-tables.js';
 import type { ItemRow } from './media-item-record.js';
 import type { Kind } from './media-hub-tables.js';

@@ -5,7 +5,7 @@
 // Invitations are matched to people by their account's e-mail, so a pending one is visible from the
 // moment the account exists, with no step at sign-up that could be missed.
 import { createHash, randomBytes } from 'node:crypto';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError } from '../../lib/errors.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
 import { inTransaction } from '../../lib/db/transaction.js';

@@ -1,7 +1,7 @@
 // Project members and their roles (docs/access-model.md, Roles). The access layer has already checked that the actor
 // is an admin of the project; this enforces the ladder's own rules: exactly one owner, changed only
 // by transfer, and nobody grants a role above their own.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
 import { isRole, roleAllows, type Role } from '../access/policy.js';

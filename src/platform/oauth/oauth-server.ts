@@ -6,7 +6,7 @@ import type { default as Provider, GrantInstance } from 'oidc-provider';
 import { createLocalJWKSet, jwtVerify, type JWK, type JWTVerifyGetKey } from 'jose';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PlatformConfig } from '../../lib/config.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { toBool } from '../../lib/db/index.js';
 import { findUserById } from '../users/users-repository.js';
 import type { LiveSession } from '../auth/session-store.js';

@@ -2,7 +2,7 @@
 // picture project lists show), both stored as images the platform re-encoded itself. A replaced image
 // gets a new object key, so a URL that named the old one never serves the new bytes from a cache.
 import { Type, type Static } from 'typebox';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { Nullable, StringEnum } from '../../lib/http/schemas.js';
 import { newId } from '../../lib/ids.js';

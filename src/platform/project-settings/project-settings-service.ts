@@ -1,7 +1,7 @@
 // A project's own settings (docs/settings.md): its update by admins; its transfer and deletion by the owner.
 // The access layer has already checked the role; this enforces what the ladder itself cannot (the new
 // owner must already be a member) and records every change in the audit log.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import type { CacheFact, CacheRegistry } from '../../lib/cache/index.js';
 import { ROLES, type Role } from '../access/policy.js';

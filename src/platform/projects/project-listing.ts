@@ -1,7 +1,7 @@
 // Projects as their lists show them: each with its owner (members' and users' repositories) and its
 // camera count, which the cameras feature answers through the port below (cameras import projects, so
 // projects ask the cameras plugin's service rather than import its code).
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { ProjectsTable } from './projects-tables.js';
 import { ownersOf } from '../members/members-repository.js';
 import { emailsOf } from '../users/users-repository.js';

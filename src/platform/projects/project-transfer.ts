@@ -4,7 +4,7 @@
 import { ApiError, validation } from '../../lib/errors.js';
 import type { CacheFact, CacheRegistry } from '../../lib/cache/index.js';
 import type { AuditContext, AuditLog } from '../audit/audit-log.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { memberOf, moveOwnership, ownerOf } from '../members/members-repository.js';
 import type { NotificationsService } from '../notifications/notifications-service.js';
 import { findUserByEmail, findUserById } from '../users/users-repository.js';

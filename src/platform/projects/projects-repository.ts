@@ -1,6 +1,6 @@
 // The projects table (logos and thumbnails: project-images-repository.ts); a project's contacts come
 // from the members' and users' repositories, asked once.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { ProjectsTable } from './projects-tables.js';
 import type { Role } from '../access/policy.js';
 import { contains } from '../../lib/db/contains.js';

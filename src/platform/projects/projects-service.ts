@@ -1,5 +1,5 @@
 // Projects: created by a person who becomes their owner; seen through membership.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
 import type { Role } from '../access/policy.js';

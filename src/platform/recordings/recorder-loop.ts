@@ -40,7 +40,7 @@
 // - State is in memory: after a restart cameras start afresh (no back-off carried over), and slots
 //   that passed while the process was down are not captured.
 import type { FastifyBaseLogger } from 'fastify';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { CameraConnections } from '../cameras/connection/connections.js';
 import type { SnapshotWriter } from './capture.js';
 import type { RetentionJob, RetentionResult } from './retention.js';

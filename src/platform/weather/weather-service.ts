@@ -3,7 +3,7 @@
 // database (per project, so they go with it) and a past day is asked of the provider once; today and
 // the current conditions are kept a few minutes (OVERLOOK_WEATHER_CURRENT_TTL_SECONDS).
 import type { PlatformConfig } from '../../lib/config.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { isTimeZone } from '../../lib/time-zone.js';
 import { OpenMeteoClient, type Place, type WeatherHour } from './open-meteo-client.js';

@@ -1,6 +1,6 @@
 // What connector providers may use of the rest of the platform: a narrow interface, so a provider can
 // reach cameras' images, media-hub files, manual captures and notifications, and nothing else.
-import type { PlatformDb } from '../../db/database.js';
+import type { PlatformDb } from '../../database.js';
 import type { CamerasService } from '../../cameras/cameras-service.js';
 import type { LiveViewService } from '../../live-view/live-view-service.js';
 import type { MediaHubService } from '../../media-hub/media-hub-service.js';

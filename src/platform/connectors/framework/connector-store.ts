@@ -1,7 +1,7 @@
 // The connectors' rows: connections (secrets sealed by the vault on the way in, opened on the way out),
 // OAuth states in progress, uploads made to providers, and events providers pushed. Its rows are read and
 // written through connector-repository.ts.
-import type { PlatformDb } from '../../db/database.js';
+import type { PlatformDb } from '../../database.js';
 import { newId } from '../../../lib/ids.js';
 import type { AuthKind } from './connectors-tables.js';
 import type { TokenVault } from './token-vault.js';

@@ -3,7 +3,7 @@
 // connector vault: a copy of the database alone cannot forge a webhook), and the log of delivered event
 // ids that refuses replays. Shared by the voyage-control and doorbell connectors.
 import { randomBytes } from 'node:crypto';
-import type { PlatformDb } from '../../db/database.js';
+import type { PlatformDb } from '../../database.js';
 import { ApiError, validation } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { TokenVault } from '../framework/token-vault.js';
