@@ -2,17 +2,22 @@
 // and why, step by step (in the order of docs/access-model.md). It gathers the same facts the request hook gathers and
 // asks the very same `decide` function; the steps only put those facts into words.
 import FindMyWay, { type HTTPVersion } from 'find-my-way';
-import { decide, type Decision, type ProjectFact } from '../access/decide.js';
+import {
+  decide,
+  type Decision,
+  type ProjectFact,
+  policyOf,
+  type RegisteredRoute,
+  type AccessPolicy,
+  type ProjectSource,
+  type Role,
+  type Principal,
+  isScope,
+  type Scope,
+} from '../access/index.js';
 import { resolveProject } from './hook.js';
-import { policyOf, type RegisteredRoute } from '../access/registered-route.js';
-import type { AccessDirectory } from '../directory/directory.js';
-import type { AccessPolicy, ProjectSource, Role } from '../access/policy.js';
-import type { Principal } from '../access/principal.js';
-import { isScope, type Scope } from '../access/scopes.js';
-import type { ApiKeyRecord } from '../api-keys/api-key-record.js';
-import type { ExplainRequest } from '../api-keys/explain-request.js';
-import type { KeyGuard } from '../api-keys/key-guard.js';
-import { addressAllowed, compileAllowList } from '../api-keys/key-limits.js';
+import type { AccessDirectory } from '../directory/index.js';
+import { type ApiKeyRecord, type ExplainRequest, type KeyGuard, addressAllowed, compileAllowList } from '../api-keys/index.js';
 
 export interface ExplainStep {
   step: 'key' | 'limits' | 'endpoint' | 'scopes' | 'project' | 'role';

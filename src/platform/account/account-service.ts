@@ -5,18 +5,12 @@ import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { hashPassword, verifyPassword } from '../../lib/auth/passwords.js';
 import { pageMeta } from '../../lib/http/pagination.js';
-import type { AccessDirectory } from '../directory/directory.js';
-import { ROLES, roleAllows, type Role } from '../access/policy.js';
-import type { ActivityAction } from '../auth/auth-tables.js';
-import type { Principal } from '../access/principal.js';
-import type { SessionStore } from '../auth/session-store.js';
-import type { LoginThrottle } from '../auth/login-throttle.js';
-import { checkPassword } from '../users/create-user.js';
-import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/audit-log.js';
-import { toUserRecord, type UserRecord } from '../users/user-record.js';
-import { emailsOf, findUserByEmail, findUserById, updateUser } from '../users/users-repository.js';
-import { projectNamesOf } from '../projects/projects-repository.js';
-import { activitiesOf, liveSessionsOf, openSessionIdsOf } from '../auth/sessions-repository.js';
+import type { AccessDirectory } from '../directory/index.js';
+import { ROLES, roleAllows, type Role, type Principal } from '../access/index.js';
+import { type ActivityAction, type SessionStore, type LoginThrottle, activitiesOf, liveSessionsOf, openSessionIdsOf } from '../auth/index.js';
+import { checkPassword, toUserRecord, type UserRecord, emailsOf, findUserByEmail, findUserById, updateUser } from '../users/index.js';
+import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/index.js';
+import { projectNamesOf } from '../projects/index.js';
 
 /** What each role may do, in the words of docs/access-model.md (Roles). */
 export const ROLE_ACTIONS: Record<Role, string[]> = {

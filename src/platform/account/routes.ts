@@ -2,12 +2,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../lib/errors.js';
 import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
-import { scoped } from '../access/policy.js';
-import { logActivity } from '../auth/activities.js';
-import { auditContext } from '../audit/audit-log.js';
+import { scoped } from '../access/index.js';
+import { logActivity } from '../auth/index.js';
+import { auditContext } from '../audit/index.js';
 import { errorResponses, Nullable, StringEnum } from '../../lib/http/schemas.js';
-import { actingUserId } from '../http/principal-helpers.js';
-import { UserRecord } from '../users/user-record.js';
+import { actingUserId } from '../http/index.js';
+import { UserRecord } from '../users/index.js';
 import { AccountService } from './account-service.js';
 import { defineRoutes } from '../plugins/feature.js';
 

@@ -5,11 +5,9 @@
 import type { PlatformDb } from '../database.js';
 import { toBool } from '../../lib/db/index.js';
 import { ApiError } from '../../lib/errors.js';
-import type { SessionStore } from '../auth/session-store.js';
-import type { AuditContext, AuditLog } from '../audit/audit-log.js';
-import { toUserRecord } from '../users/user-record.js';
-import { emailsOf, findUserById } from '../users/users-repository.js';
-import { liveImpersonations, sessionById } from '../auth/sessions-repository.js';
+import { type SessionStore, liveImpersonations, sessionById } from '../auth/index.js';
+import type { AuditContext, AuditLog } from '../audit/index.js';
+import { toUserRecord, emailsOf, findUserById } from '../users/index.js';
 
 export class ImpersonationService {
   constructor(

@@ -3,7 +3,7 @@
 import type { PlatformDb } from '../database.js';
 import type { AnprEventsTable, AnprIngestionTokensTable, AnprWatchlistTable, Direction } from './anpr-tables.js';
 import type { PlateFilter } from './plate.js';
-import { cameraRefsByIds } from '../cameras/cameras-repository.js';
+import { cameraRefsByIds } from '../cameras/index.js';
 
 export interface EventFilter {
   plate?: PlateFilter;

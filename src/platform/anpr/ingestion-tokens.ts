@@ -7,8 +7,7 @@ import { ApiError, validation } from '../../lib/errors.js';
 import { sameHash } from '../../lib/auth/api-key-format.js';
 import { bearerToken } from '../../lib/auth/bearer.js';
 import { newId } from '../../lib/ids.js';
-import type { TokenGrant } from '../access/decide.js';
-import type { TokenVerifier } from '../access/registered-route.js';
+import type { TokenGrant, TokenVerifier } from '../access/index.js';
 import {
   generateIngestionToken,
   hashIngestionToken,

@@ -3,13 +3,13 @@
 import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { generateApiKey, hashApiKey, keyHint } from '../../lib/auth/api-key-format.js';
-import { isScope } from '../access/scopes.js';
+import { isScope } from '../access/index.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
 import { statusOf, toApiKeyRecord, type ApiKeyRecord } from './api-key-record.js';
 import * as repo from './api-keys-repository.js';
 import type { ApiKeysTable } from './api-keys-tables.js';
 import { newId } from '../../lib/ids.js';
-import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/audit-log.js';
+import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/index.js';
 import { parseRfc3339 } from '../../lib/time/rfc3339.js';
 import { checkAllowedIps, checkRateLimit, type RateLimit } from './key-limits.js';
 

@@ -4,7 +4,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { PlatformDb } from '../database.js';
 import { newId } from '../../lib/ids.js';
-import { auditContext, type AuditLog } from '../audit/audit-log.js';
+import { auditContext, type AuditLog } from '../audit/index.js';
 import type { ActivityAction } from './auth-tables.js';
 import { insertActivity } from './sessions-repository.js';
 

@@ -9,7 +9,7 @@ import { looksLikeJwt, type JwtSigner, type PlatformClaims } from '../../lib/aut
 import { groupByTime, WriteBehind } from '../../lib/write-behind.js';
 import { toBool } from '../../lib/db/index.js';
 import { newId } from '../../lib/ids.js';
-import { accountStateOf } from '../users/users-repository.js';
+import { accountStateOf } from '../users/index.js';
 import * as repo from './sessions-repository.js';
 
 export interface LiveSession {

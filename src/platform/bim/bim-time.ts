@@ -1,7 +1,7 @@
 // The dates BIM endpoints take: ISO 8601 (strict, with a zone, or a plain date at midnight UTC) or Unix
 // seconds, which BIM tools and Evercam clients send in the `{datetime}` path segment.
 import { validation } from '../../lib/errors.js';
-import { parseInstant } from '../anpr/time.js';
+import { parseInstant } from '../anpr/index.js';
 
 /** Unix seconds between 1970 and 9999. */
 const UNIX_SECONDS = /^\d{1,12}$/;

@@ -7,8 +7,8 @@ import type { CamerasTable } from './cameras-tables.js';
 import type { CameraRow } from './camera-record.js';
 import { contains } from '../../lib/db/contains.js';
 import { pageOffset } from '../../lib/http/pagination.js';
-import { projectNamesOf } from '../projects/projects-repository.js';
-import { emailsOf } from '../users/users-repository.js';
+import { projectNamesOf } from '../projects/index.js';
+import { emailsOf } from '../users/index.js';
 
 const cameraColumns = [
   'id',

@@ -4,16 +4,15 @@
 import type { Cache, CacheFact, CacheRegistry } from '../../lib/cache/index.js';
 import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
-import type { Role } from '../access/policy.js';
+import type { Role } from '../access/index.js';
 import type { CamerasTable } from './cameras-tables.js';
-import { isTimeZone, makeExid } from '../projects/project-record.js';
+import { isTimeZone, makeExid, projectRowByIdOrThrow } from '../projects/index.js';
 import type { ConnectionDetails, HealthResult } from './connection/camera-connection.js';
 import { toCameraRecord, type CameraRecord, type CameraRow } from './camera-record.js';
 import type { CameraConnections } from './connection/connections.js';
 import { listReadings, recordReading, voltageSummary, type ReadingFilter } from './battery-readings-repository.js';
 import { DEFAULT_SIM_STATE, type SimState } from './connection/simulated-camera.js';
 import * as repo from './cameras-repository.js';
-import { projectRowByIdOrThrow } from '../projects/projects-repository.js';
 import { newId } from '../../lib/ids.js';
 import { isOutboundRefused, type OutboundGuard, REFUSED_BY_POLICY } from '../../lib/net/outbound-guard.js';
 

@@ -6,14 +6,13 @@ import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { pageMeta, pageOffset, type PageMeta } from '../../lib/http/pagination.js';
 import { newId } from '../../lib/ids.js';
-import type { ProjectRef } from '../access/decide.js';
-import { roleAllows, type Role } from '../access/policy.js';
-import { instantOrFail, rangeOrFail } from '../anpr/time.js';
-import type { NotificationsService } from '../notifications/notifications-service.js';
+import { type ProjectRef, roleAllows, type Role } from '../access/index.js';
+import { instantOrFail, rangeOrFail } from '../anpr/index.js';
+import type { NotificationsService } from '../notifications/index.js';
 import * as repo from './comments-repository.js';
-import { cameraOfProject } from '../cameras/cameras-repository.js';
-import { membersAmong } from '../members/members-repository.js';
-import { emailsOf, usersAmong } from '../users/users-repository.js';
+import { cameraOfProject } from '../cameras/index.js';
+import { membersAmong } from '../members/index.js';
+import { emailsOf, usersAmong } from '../users/index.js';
 
 export interface Position2d {
   x: number;

@@ -3,8 +3,8 @@
 // repository; this gives them the shape the developer apps speak. A confidential app's secret is stored
 // as its digest, as the authorization server checks it (oauth-secrets-at-rest.ts).
 import type { PlatformDb } from '../database.js';
-import * as clients from '../oauth/oauth-records-repository.js';
-import { withHashedSecret } from '../oauth/oauth-secrets-at-rest.js';
+import * as clients from '../oauth/index.js';
+import { withHashedSecret } from '../oauth/index.js';
 
 export interface StoredApp {
   id: string;

@@ -10,9 +10,9 @@ import { ApiError } from '../../lib/errors.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
 import { inTransaction } from '../../lib/db/transaction.js';
 import { newId } from '../../lib/ids.js';
-import type { Role } from '../access/policy.js';
-import type { AuditContext, AuditLog } from '../audit/audit-log.js';
-import { findUserById } from '../users/users-repository.js';
+import type { Role } from '../access/index.js';
+import type { AuditContext, AuditLog } from '../audit/index.js';
+import { findUserById } from '../users/index.js';
 import * as repo from './invitations-repository.js';
 import { insertMember, memberOf } from './members-repository.js';
 

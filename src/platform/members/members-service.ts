@@ -4,15 +4,13 @@
 import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
-import { isRole, roleAllows, type Role } from '../access/policy.js';
-import type { NotificationsService } from '../notifications/notifications-service.js';
-import { findUserByEmail } from '../users/users-repository.js';
-import { normaliseEmail } from '../users/user-record.js';
-import { isEmailAddress } from '../users/create-user.js';
+import { isRole, roleAllows, type Role } from '../access/index.js';
+import type { NotificationsService } from '../notifications/index.js';
+import { findUserByEmail, normaliseEmail, isEmailAddress } from '../users/index.js';
 import type { InvitationsService, InvitedRole } from './invitations-service.js';
 import { inTransaction } from '../../lib/db/transaction.js';
 import * as repo from './members-repository.js';
-import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/audit-log.js';
+import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/index.js';
 
 /** What removing a member needs of api-keys, which imports members and so is reached as a service. */
 export interface MemberKeys {

@@ -7,9 +7,9 @@ import { ApiError, validation } from '../../lib/errors.js';
 import type { ProgressPhotosTable } from './progress-photos-tables.js';
 import { nextSendAt, WEEKDAYS, type Weekday } from './schedule.js';
 import { newId } from '../../lib/ids.js';
-import { projectCamerasAmong } from '../cameras/cameras-repository.js';
-import { projectRefById, projectRowByIdOrThrow } from '../projects/projects-repository.js';
-import { emailsOf } from '../users/users-repository.js';
+import { projectCamerasAmong } from '../cameras/index.js';
+import { projectRefById, projectRowByIdOrThrow } from '../projects/index.js';
+import { emailsOf } from '../users/index.js';
 import * as repo from './progress-photos-repository.js';
 
 export interface ProgressPhotoInput {

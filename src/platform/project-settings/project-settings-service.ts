@@ -4,18 +4,14 @@
 import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import type { CacheFact, CacheRegistry } from '../../lib/cache/index.js';
-import { ROLES, type Role } from '../access/policy.js';
-import type { ProjectsTable } from '../projects/projects-tables.js';
-import { SYSTEM_CONTEXT, type AuditLog } from '../audit/audit-log.js';
-import type { DeletionHooks } from '../lifecycle/deletion-hooks.js';
-import type { NotificationsService } from '../notifications/notifications-service.js';
-import { isTimeZone } from '../projects/project-record.js';
-import type { CameraTeardown } from '../camera-lifecycle/camera-teardown.js';
-import { camerasOfProject } from '../cameras/cameras-repository.js';
-import { membersOf } from '../members/members-repository.js';
-import { deleteProject, projectRowById, updateProject } from '../projects/projects-repository.js';
-import { transferProject } from '../projects/project-transfer.js';
-import type { SettingsActor } from '../projects/settings-actor.js';
+import { ROLES, type Role } from '../access/index.js';
+import { type ProjectsTable, isTimeZone, deleteProject, projectRowById, updateProject, transferProject, type SettingsActor } from '../projects/index.js';
+import { SYSTEM_CONTEXT, type AuditLog } from '../audit/index.js';
+import type { DeletionHooks } from '../lifecycle/index.js';
+import type { NotificationsService } from '../notifications/index.js';
+import type { CameraTeardown } from '../camera-lifecycle/index.js';
+import { camerasOfProject } from '../cameras/index.js';
+import { membersOf } from '../members/index.js';
 
 export interface ProjectRef {
   id: string;

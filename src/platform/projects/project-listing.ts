@@ -3,8 +3,8 @@
 // projects ask the cameras plugin's service rather than import its code).
 import type { PlatformDb } from '../database.js';
 import type { ProjectsTable } from './projects-tables.js';
-import { ownersOf } from '../members/members-repository.js';
-import { emailsOf } from '../users/users-repository.js';
+import { ownersOf } from '../members/index.js';
+import { emailsOf } from '../users/index.js';
 import { projectRowsByIds, type ProjectColumns } from './projects-repository.js';
 
 /** What a project list needs of the cameras feature (its service offers it). */

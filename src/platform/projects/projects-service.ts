@@ -2,7 +2,7 @@
 import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
-import type { Role } from '../access/policy.js';
+import type { Role } from '../access/index.js';
 import type { ProjectsTable } from './projects-tables.js';
 import { isTimeZone, makeExid, type ProjectRecord } from './project-record.js';
 import * as repo from './projects-repository.js';

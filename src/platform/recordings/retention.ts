@@ -9,7 +9,7 @@
 // would ever find again. Between the two steps a read of such an expired frame answers not found.
 import type { FastifyBaseLogger } from 'fastify';
 import type { PlatformDb } from '../database.js';
-import type { ObjectStore } from '../storage/object-store.js';
+import type { ObjectStore } from '../storage/index.js';
 import type { SnapshotIndex } from './snapshot-index-repository.js';
 import { camerasWithRetention } from './recording-settings-repository.js';
 

@@ -16,8 +16,8 @@
 //   Viewer token: POST /authentication/v2/token grant_type=client_credentials scope=viewables:read
 import { Type } from 'typebox';
 import { ApiError, validation } from '../../../lib/errors.js';
-import { fromPathCamera, scoped } from '../../access/policy.js';
-import { actingUserId, allowedProject } from '../../http/principal-helpers.js';
+import { fromPathCamera, scoped } from '../../access/index.js';
+import { actingUserId, allowedProject } from '../../http/index.js';
 import { cameraImage, SnapshotSourceFields } from '../framework/snapshot-source.js';
 import { mediaItemFile } from '../framework/media-source.js';
 import { connectorErrors } from '../framework/routes.js';

@@ -6,9 +6,9 @@ import { newId } from '../../../lib/ids.js';
 import type { AuthKind } from './connectors-tables.js';
 import type { TokenVault } from './token-vault.js';
 import * as repo from './connector-repository.js';
-import { cameraRefsByIds } from '../../cameras/cameras-repository.js';
-import { projectExidsOf } from '../../projects/projects-repository.js';
-import { emailsOf } from '../../users/users-repository.js';
+import { cameraRefsByIds } from '../../cameras/index.js';
+import { projectExidsOf } from '../../projects/index.js';
+import { emailsOf } from '../../users/index.js';
 
 export interface Connection {
   id: string;

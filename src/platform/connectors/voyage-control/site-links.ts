@@ -9,9 +9,9 @@ import { newId } from '../../../lib/ids.js';
 import { TokenVault } from '../framework/token-vault.js';
 import type { ConnectorHost } from '../framework/connector-host.js';
 import * as repo from './site-links-repository.js';
-import { cameraRefByExid, cameraRefsByIds } from '../../cameras/cameras-repository.js';
-import { adminsOf } from '../../members/members-repository.js';
-import { projectRowByIdOrThrow } from '../../projects/projects-repository.js';
+import { cameraRefByExid, cameraRefsByIds } from '../../cameras/index.js';
+import { adminsOf } from '../../members/index.js';
+import { projectRowByIdOrThrow } from '../../projects/index.js';
 
 export interface SiteLink {
   id: string;

@@ -2,7 +2,7 @@
 // carry no coordinates of their own; their cameras do.
 import type { PlatformDb } from '../../database.js';
 import { ApiError } from '../../../lib/errors.js';
-import { firstPlacedCamera } from '../../cameras/cameras-repository.js';
+import { firstPlacedCamera } from '../../cameras/index.js';
 
 export interface ProjectLocation {
   lat: number;
