@@ -45,7 +45,7 @@ export function pluginTables(): string {
 function mermaid(args: string[]): string {
   const out = execFileSync(
     process.execPath,
-    [`${ROOT}node_modules/dependency-cruiser/bin/dependency-cruise.mjs`, 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'mermaid', ...args],
+    [`${ROOT}node_modules/dependency-cruiser/bin/dependency-cruiser.mjs`, 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'mermaid', ...args],
     {
       cwd: ROOT,
       encoding: 'utf8',
