@@ -1,5 +1,5 @@
 // Which feature owns which tables. Only the owner's repository files (`*-repository.ts` under
-// src/platform/<feature>/) query its tables; every other file calls the owner's repository functions,
+// src/platform/<feature>/) query its tables; other files call the owner's repository functions (other features through its index.ts),
 // so a table's queries, indexes and invariants are read in one place. test/platform/table-owners.test.ts
 // checks the source against this map, and the map against the tables each feature declares.
 
