@@ -40,6 +40,23 @@ module.exports = {
       to: { path: '^src/(platform|recorder|mcp|ai|labs)/', pathNot: '^src/$1/' },
     },
     {
+      name: 'features-meet-at-their-index',
+      severity: 'error',
+      comment:
+        "A feature folder of src/platform is a module: other features import only its index.ts, never its repository, tables, routes or services' files. db/ and plugins/ are the platform's shared infrastructure, and the files at src/platform's root (app.ts, database.ts) compose the features.",
+      from: { path: '^src/platform/([^/]+)/', pathNot: '^src/platform/(db|plugins)/' },
+      to: { path: '^src/platform/[^/]+/', pathNot: ['^src/platform/$1/', '^src/platform/[^/]+/index\\.ts$', '^src/platform/(db|plugins)/'] },
+    },
+    {
+      name: 'no-cycle-between-feature-folders',
+      severity: 'error',
+      scope: 'folder',
+      comment:
+        'Dependencies between feature folders point one way (docs/architecture.md, Dependency rules): no two features import each other, directly or around a loop. database.ts composes the tables at the root, which is no feature.',
+      from: { path: '^src/platform/[^/]+$' },
+      to: { path: '^src/platform/[^/]+$', circular: true },
+    },
+    {
       name: 'features-reach-services-by-declaration',
       severity: 'error',
       comment: "Only app.ts composes the feature plugins; a feature never imports another feature's plugin file.",

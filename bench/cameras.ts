@@ -30,7 +30,7 @@ import type { FastifyInstance } from 'fastify';
 import { platformConfig } from '../src/lib/config.js';
 import { openDb } from '../src/lib/db/index.js';
 import { migrateToLatest } from '../src/lib/db/migrate.js';
-import type { PlatformDatabase, PlatformDb } from '../src/platform/db/database.js';
+import type { PlatformDatabase, PlatformDb } from '../src/platform/database.js';
 import { PLATFORM_MIGRATIONS } from '../src/platform/db/platform-migrations.js';
 import { buildPlatformApp } from '../src/platform/app.js';
 import { createUser } from '../src/platform/users/create-user.js';

@@ -13,7 +13,7 @@ import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import { Client } from 'undici';
 import { openDb } from '../src/lib/db/index.js';
-import type { PlatformDatabase } from '../src/platform/db/database.js';
+import type { PlatformDatabase } from '../src/platform/database.js';
 import { createUser } from '../src/platform/users/create-user.js';
 import { type CliNode, cpuSeconds, createScratchDatabase, haproxyBinary, startBalancer, startCluster } from '../test/helpers/cli-cluster.js';
 import { pgReachable } from './pg-reachable.js';

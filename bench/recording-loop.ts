@@ -15,7 +15,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { platformConfig } from '../src/lib/config.js';
 import { openDb } from '../src/lib/db/index.js';
 import { migrateToLatest } from '../src/lib/db/migrate.js';
-import type { PlatformDatabase } from '../src/platform/db/database.js';
+import type { PlatformDatabase } from '../src/platform/database.js';
 import { PLATFORM_MIGRATIONS } from '../src/platform/db/platform-migrations.js';
 import { newId } from '../src/lib/ids.js';
 import { buildPlatformApp } from '../src/platform/app.js';

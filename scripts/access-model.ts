@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { platformConfig } from '../src/lib/config.js';
 import { openDb } from '../src/lib/db/index.js';
 import { migrateToLatest } from '../src/lib/db/migrate.js';
-import type { PlatformDatabase } from '../src/platform/db/database.js';
+import type { PlatformDatabase } from '../src/platform/database.js';
 import { PLATFORM_MIGRATIONS } from '../src/platform/db/platform-migrations.js';
 import { buildPlatformApp } from '../src/platform/app.js';
 import { renderScopeTable, scopeMap } from '../src/platform/access/scope-map.js';

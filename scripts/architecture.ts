@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { FEATURES, ROUTES } from '../src/platform/app.js';
 import { accessFeature } from '../src/platform/access-layer/access-plugin.js';
-import { explainerFeature } from '../src/platform/api-keys/explainer-plugin.js';
+import { explainerFeature } from '../src/platform/access-layer/explainer-plugin.js';
 import { declarationOf, type PluginDeclaration } from '../src/platform/plugins/feature.js';
 import { INFRASTRUCTURE_OFFERS } from '../src/platform/plugins/infrastructure.js';
 
@@ -45,7 +45,7 @@ export function pluginTables(): string {
 function mermaid(args: string[]): string {
   const out = execFileSync(
     process.execPath,
-    [`${ROOT}node_modules/dependency-cruiser/bin/dependency-cruise.mjs`, 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'mermaid', ...args],
+    [`${ROOT}node_modules/dependency-cruiser/bin/dependency-cruiser.mjs`, 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'mermaid', ...args],
     {
       cwd: ROOT,
       encoding: 'utf8',

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import { platformConfig, type PlatformConfig } from '../lib/config.js';
 import { openDb, platformDbOptions } from '../lib/db/index.js';
 import { migrateToLatest } from '../lib/db/migrate.js';
-import type { PlatformDatabase, PlatformDb } from '../platform/db/database.js';
+import type { PlatformDatabase, PlatformDb } from '../platform/database.js';
 import { PLATFORM_MIGRATIONS } from '../platform/db/platform-migrations.js';
 import { ApiError } from '../lib/errors.js';
 import { serveUntilSignalled } from '../lib/process/serve-until-signalled.js';

@@ -11,7 +11,7 @@ import { type CacheFact, cacheChannel, encodeForgets } from '../lib/cache/index.
 import { ApiError } from '../lib/errors.js';
 import { AuditLog, SYSTEM_CONTEXT } from '../platform/audit/audit-log.js';
 import { revokeSessionsOf } from '../platform/auth/sessions-repository.js';
-import type { PlatformDb } from '../platform/db/database.js';
+import type { PlatformDb } from '../platform/database.js';
 import { checkPassword } from '../platform/users/create-user.js';
 import { normaliseEmail, toUserRecord, type UserRecord } from '../platform/users/user-record.js';
 import { findUserByEmail, findUserById, updateUser } from '../platform/users/users-repository.js';

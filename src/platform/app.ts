@@ -4,7 +4,7 @@
 // see every route, then OpenAPI, then the routes, in the order the OpenAPI document lists them.
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { PlatformConfig } from '../lib/config.js';
-import type { PlatformDb } from './db/database.js';
+import type { PlatformDb } from './database.js';
 import { createBaseApp } from '../lib/http/base-app.js';
 import { infrastructure } from './plugins/infrastructure.js';
 import { secretsFeature } from './secrets/secrets-plugin.js';
@@ -22,8 +22,8 @@ import { liveViewFeature } from './live-view/live-view-plugin.js';
 import { workFeature } from './work/work-plugin.js';
 import { recordingsFeature } from './recordings/recordings-plugin.js';
 import { anprFeature } from './anpr/anpr-plugin.js';
-import { cameraLifecycleFeature } from './cameras/camera-lifecycle-plugin.js';
-import { projectSettingsFeature } from './projects/project-settings-plugin.js';
+import { cameraLifecycleFeature } from './camera-lifecycle/camera-lifecycle-plugin.js';
+import { projectSettingsFeature } from './project-settings/project-settings-plugin.js';
 import { adminFeature } from './admin/admin-plugin.js';
 import { weatherFeature } from './weather/weather-plugin.js';
 import { videoWallsFeature } from './video-walls/video-walls-plugin.js';
@@ -32,20 +32,20 @@ import { bimFeature } from './bim/bim-plugin.js';
 import { mediaHubFeature } from './media-hub/media-hub-plugin.js';
 import { connectorsFeature } from './connectors/connectors-plugin.js';
 import { accessFeature } from './access-layer/access-plugin.js';
-import { explainerFeature } from './api-keys/explainer-plugin.js';
+import { explainerFeature } from './access-layer/explainer-plugin.js';
 import { registerOpenApi } from './openapi/plugin.js';
 import { healthRoutes } from './health/routes.js';
 import { metricsRoutes } from './metrics/metrics-routes.js';
 import { authRoutes } from './auth/routes.js';
-import { userRoutes } from './users/routes.js';
+import { userRoutes } from './account/routes.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { cameraRoutes } from './cameras/routes.js';
 import { memberRoutes } from './members/routes.js';
 import { invitationRoutes } from './members/invitation-routes.js';
-import { projectSettingsRoutes } from './projects/project-settings-routes.js';
-import { projectImageRoutes } from './projects/project-image-routes.js';
-import { cameraSettingsRoutes } from './cameras/camera-settings-routes.js';
+import { projectSettingsRoutes } from './project-settings/project-settings-routes.js';
+import { projectImageRoutes } from './project-settings/project-image-routes.js';
+import { cameraSettingsRoutes } from './camera-lifecycle/camera-settings-routes.js';
 import { progressPhotoRoutes } from './progress-photos/routes.js';
 import { apiKeyRoutes } from './api-keys/routes.js';
 import { keyPageRoutes } from './key-page/routes.js';
@@ -87,9 +87,9 @@ export const FEATURES = [
   apiKeysFeature,
   oauthFeature,
   authFeature,
-  membersFeature,
-  projectsFeature,
   camerasFeature,
+  projectsFeature,
+  membersFeature,
   workFeature,
   liveViewFeature,
   recordingsFeature,

@@ -4,7 +4,7 @@ import { platformConfig, processEnv, resolveAddress, type Env, type PlatformConf
 import { loggerOptions } from '../lib/logger.js';
 import { openDb, platformDbOptions } from '../lib/db/index.js';
 import { migrateToLatest } from '../lib/db/migrate.js';
-import type { PlatformDatabase, PlatformDb } from './db/database.js';
+import type { PlatformDatabase, PlatformDb } from './database.js';
 import { PLATFORM_MIGRATIONS } from './db/platform-migrations.js';
 import { buildPlatformApp } from './app.js';
 

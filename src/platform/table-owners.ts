@@ -1,7 +1,8 @@
 // Which feature owns which tables. Only the owner's repository files (`*-repository.ts` under
-// src/platform/<feature>/) query its tables; every other file calls the owner's repository functions,
-// so a table's queries, indexes and invariants are read in one place. test/platform/table-owners.test.ts
-// checks the source against this map, and the map against the tables each feature declares.
+// src/platform/<feature>/) query its tables; other files call the owner's repository functions (other
+// features through its index.ts), so a table's queries, indexes and invariants are read in one place.
+// test/platform/table-owners.test.ts checks the source against this map, and the map against the tables
+// each feature declares.
 
 /** Feature folder under src/platform → its tables (`prefix_*` stands for every table with that prefix). */
 export const TABLE_OWNERS: Readonly<Record<string, readonly string[]>> = {

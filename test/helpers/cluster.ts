@@ -5,7 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import type { PlatformConfig } from '../../src/lib/config.js';
 import { openDb } from '../../src/lib/db/index.js';
 import { buildPlatformApp } from '../../src/platform/app.js';
-import type { PlatformDatabase } from '../../src/platform/db/database.js';
+import type { PlatformDatabase } from '../../src/platform/database.js';
 import { servicesOf } from '../../src/platform/plugins/feature.js';
 import type { TestPlatform } from './platform.js';
 

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openDb } from '../../src/lib/db/index.js';
 import { migrateToLatest } from '../../src/lib/db/migrate.js';
-import type { PlatformDatabase, PlatformDb } from '../../src/platform/db/database.js';
+import type { PlatformDatabase, PlatformDb } from '../../src/platform/database.js';
 import { PLATFORM_MIGRATIONS } from '../../src/platform/db/platform-migrations.js';
 
 export const testDialect = (): 'sqlite' | 'postgres' => (process.env.OVERLOOK_TEST_DB === 'postgres' ? 'postgres' : 'sqlite');

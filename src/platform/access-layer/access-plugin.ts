@@ -2,7 +2,7 @@
 // hook sees (and classifies) every route of the app. Offers the registry of routes with their
 // policies, from which the scope map, the OpenAPI `x-scopes` and the explainer are derived.
 import { defineFeature } from '../plugins/feature.js';
-import type { RegisteredRoute } from '../access/registered-route.js';
+import type { RegisteredRoute } from '../access/index.js';
 import { accessLayer } from './hook.js';
 
 declare module '../plugins/feature.js' {

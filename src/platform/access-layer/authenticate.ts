@@ -4,9 +4,9 @@ import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
 import { looksLikeApiKey } from '../../lib/auth/api-key-format.js';
 import { bearerToken } from '../../lib/auth/bearer.js';
-import { ANONYMOUS, type Principal } from '../access/principal.js';
-import type { ActiveKey, KeyStore } from '../api-keys/key-store.js';
-import type { LiveSession, SessionStore } from '../auth/session-store.js';
+import { ANONYMOUS, type Principal } from '../access/index.js';
+import type { ActiveKey, KeyStore } from '../api-keys/index.js';
+import type { LiveSession, SessionStore } from '../auth/index.js';
 
 const BEARER = 'Bearer realm="overlook"';
 const APIKEY = 'ApiKey realm="overlook", header="x-access-key"';

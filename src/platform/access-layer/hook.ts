@@ -8,15 +8,27 @@ import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler, preVal
 import { addToRequestLog } from '../../lib/logger.js';
 import { ApiError } from '../../lib/errors.js';
 import { authenticate } from './authenticate.js';
-import type { KeyStore } from '../api-keys/key-store.js';
-import type { SessionStore } from '../auth/session-store.js';
-import { decide, type Decision, type ProjectFact, type TokenGrant } from '../access/decide.js';
-import type { AccessDirectory, ProjectRef } from '../directory/directory.js';
-import type { AccessPolicy, ProjectSource, Role, TokenKind } from '../access/policy.js';
-import { ANONYMOUS, type Principal } from '../access/principal.js';
-import { isScope } from '../access/scopes.js';
-import { policyOf, type RegisteredRoute, type TokenVerifier } from '../access/registered-route.js';
-import { auditContext, type AuditLog } from '../audit/audit-log.js';
+import type { KeyStore } from '../api-keys/index.js';
+import type { SessionStore } from '../auth/index.js';
+import {
+  decide,
+  type Decision,
+  type ProjectFact,
+  type ProjectRef,
+  type TokenGrant,
+  type AccessPolicy,
+  type ProjectSource,
+  type Role,
+  type TokenKind,
+  ANONYMOUS,
+  type Principal,
+  isScope,
+  policyOf,
+  type RegisteredRoute,
+  type TokenVerifier,
+} from '../access/index.js';
+import type { AccessDirectory } from '../directory/index.js';
+import { auditContext, type AuditLog } from '../audit/index.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {

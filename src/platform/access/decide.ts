@@ -6,6 +6,12 @@ import { ACCOUNT_CONTROLS, closedToDelegated, roleAllows, type AccessPolicy, typ
 import type { Principal } from './principal.js';
 import type { Scope } from './scopes.js';
 
+/** A project as the access layer resolves it: what handlers read from the request. */
+export interface ProjectRef {
+  id: string;
+  exid: string;
+}
+
 /** What the hook found out about the project a request touches. */
 export type ProjectFact = { found: false } | { found: true; id: string; exid: string };
 

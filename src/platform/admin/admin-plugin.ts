@@ -2,7 +2,7 @@
 // impersonation, and the CRM and CMS pass-through proxies with the connection pool they share.
 import { Agent } from 'undici';
 import { defineFeature } from '../plugins/feature.js';
-import { UpstreamProxy } from '../proxy/upstream-proxy.js';
+import { UpstreamProxy } from '../proxy/index.js';
 import { AdminService } from './admin-service.js';
 import { ImpersonationService } from './impersonation.js';
 

@@ -1,13 +1,14 @@
 // Platform administration (`/v2/admin`): people, projects, cameras and API keys across the platform.
 // The access layer has already decided the caller is a platform admin; every change here is audited,
 // and every change to an account forgets what is cached of it, so it takes effect at once.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { toBool } from '../../lib/db/index.js';
 import { ApiError } from '../../lib/errors.js';
 import { pageMeta } from '../../lib/http/pagination.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
-import { statusOf, toApiKeyRecord } from '../api-keys/api-key-record.js';
 import {
+  statusOf,
+  toApiKeyRecord,
   keyCounts,
   keyRowById,
   keyRowByIdOrThrow,
@@ -16,22 +17,17 @@ import {
   revokeKeyRow,
   revokeKeysOf,
   searchKeys,
-} from '../api-keys/api-keys-repository.js';
-import { identitiesOf } from '../auth/identities-repository.js';
-import { countLiveSessionsOf, liveSessionCounts } from '../auth/sessions-repository.js';
-import { countAuditEventsSince } from '../audit/audit-repository.js';
-import { adminCameraByExid, cameraCount, cameraCountsOf, cameraSummariesOf, searchCameras } from '../cameras/cameras-repository.js';
-import { memberCountsOf, membersOf, membershipsOf, ownersOf, projectIdsOwnedBy } from '../members/members-repository.js';
-import { NotificationsService } from '../notifications/notifications-service.js';
-import { transferProject } from '../projects/project-transfer.js';
-import * as projects from '../projects/projects-repository.js';
-import type { SessionStore } from '../auth/session-store.js';
-import type { OauthServer } from '../oauth/oauth-server.js';
-import type { AuditContext, AuditLog } from '../audit/audit-log.js';
-import { DEFAULT_FEATURES } from '../users/create-user.js';
-import { toUserRecord } from '../users/user-record.js';
-import * as users from '../users/users-repository.js';
-import type { UsersTable } from '../users/users-tables.js';
+} from '../api-keys/index.js';
+import { identitiesOf, countLiveSessionsOf, liveSessionCounts, type SessionStore } from '../auth/index.js';
+import { countAuditEventsSince, type AuditContext, type AuditLog } from '../audit/index.js';
+import { adminCameraByExid, cameraCount, cameraCountsOf, cameraSummariesOf, searchCameras } from '../cameras/index.js';
+import { memberCountsOf, membersOf, membershipsOf, ownersOf, projectIdsOwnedBy } from '../members/index.js';
+import { NotificationsService } from '../notifications/index.js';
+import { transferProject } from '../projects/index.js';
+import * as projects from '../projects/index.js';
+import type { OauthServer } from '../oauth/index.js';
+import { DEFAULT_FEATURES, toUserRecord, type UsersTable } from '../users/index.js';
+import * as users from '../users/index.js';
 
 export interface Page {
   page: number;

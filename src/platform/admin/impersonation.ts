@@ -2,14 +2,12 @@
 // ordinary one marked with the admin (`sessions.impersonator_id`, and the JWT's `act` claim), so it
 // shows in that person's active sessions and in the audit log, and the access layer refuses it what
 // only the owner may do (API keys, password, administration). Short-lived, ended by the admin at will.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { toBool } from '../../lib/db/index.js';
 import { ApiError } from '../../lib/errors.js';
-import type { SessionStore } from '../auth/session-store.js';
-import type { AuditContext, AuditLog } from '../audit/audit-log.js';
-import { toUserRecord } from '../users/user-record.js';
-import { emailsOf, findUserById } from '../users/users-repository.js';
-import { liveImpersonations, sessionById } from '../auth/sessions-repository.js';
+import { type SessionStore, liveImpersonations, sessionById } from '../auth/index.js';
+import type { AuditContext, AuditLog } from '../audit/index.js';
+import { toUserRecord, emailsOf, findUserById } from '../users/index.js';
 
 export class ImpersonationService {
   constructor(

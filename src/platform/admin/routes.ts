@@ -1,12 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { adminOnly } from '../access/policy.js';
+import { adminOnly } from '../access/index.js';
 import { errorResponses, Nullable, StringEnum } from '../../lib/http/schemas.js';
 import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
-import { UserRecord } from '../users/user-record.js';
-import { ApiKeyRecord } from '../api-keys/api-key-record.js';
-import { auditContext } from '../audit/audit-log.js';
-import { AuditQueryString, AuditPage, auditQuery } from '../audit/audit-schemas.js';
+import { UserRecord } from '../users/index.js';
+import { ApiKeyRecord } from '../api-keys/index.js';
+import { auditContext, AuditQueryString, AuditPage, auditQuery } from '../audit/index.js';
 import { defineRoutes } from '../plugins/feature.js';
 
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });

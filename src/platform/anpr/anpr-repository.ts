@@ -1,9 +1,9 @@
 // Queries behind ANPR events, ingestion tokens and watch lists. Lists filter on (camera_id, captured_at)
 // or (camera_id, plate, captured_at), the two indexes of the migration.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { AnprEventsTable, AnprIngestionTokensTable, AnprWatchlistTable, Direction } from './anpr-tables.js';
 import type { PlateFilter } from './plate.js';
-import { cameraRefsByIds } from '../cameras/cameras-repository.js';
+import { cameraRefsByIds } from '../cameras/index.js';
 
 export interface EventFilter {
   plate?: PlateFilter;

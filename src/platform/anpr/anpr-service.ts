@@ -2,12 +2,12 @@
 // people and keys with camera:recordings. Plates are compared in their normalised form; plate images
 // are checked JPEGs in the object store under cameras/<camera id>/anpr/<event id>.jpg.
 import type { PlatformConfig } from '../../lib/config.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { pageMeta, pageOffset } from '../../lib/http/pagination.js';
 import { newId } from '../../lib/ids.js';
-import type { CamerasService } from '../cameras/cameras-service.js';
-import type { ObjectStore } from '../storage/object-store.js';
+import type { CamerasService } from '../cameras/index.js';
+import type { ObjectStore } from '../storage/index.js';
 import { toEventRecord, type AnprEventRecord } from './anpr-record.js';
 import type { Direction } from './anpr-tables.js';
 import * as repo from './anpr-repository.js';

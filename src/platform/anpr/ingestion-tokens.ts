@@ -2,13 +2,12 @@
 // credential or an API key. A project admin creates one (the value is shown once, only its hash kept),
 // lists them and revokes them; the verifier below is the access layer's check for `tokenOnly('ingestion')`.
 import type { FastifyRequest } from 'fastify';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { sameHash } from '../../lib/auth/api-key-format.js';
 import { bearerToken } from '../../lib/auth/bearer.js';
 import { newId } from '../../lib/ids.js';
-import type { TokenGrant } from '../access/decide.js';
-import type { TokenVerifier } from '../access/registered-route.js';
+import type { TokenGrant, TokenVerifier } from '../access/index.js';
 import {
   generateIngestionToken,
   hashIngestionToken,

@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { wantsJpeg } from '../../lib/http/accept.js';
-import { fromPathCamera, fromPathProject, peopleOnly, scoped, tokenOnly } from '../access/policy.js';
+import { fromPathCamera, fromPathProject, peopleOnly, scoped, tokenOnly } from '../access/index.js';
 import { errorResponses, Nullable, StringEnum } from '../../lib/http/schemas.js';
 import { PageMeta, MAX_PAGE_SIZE } from '../../lib/http/pagination.js';
-import { actingUserId, allowedProject } from '../http/principal-helpers.js';
+import { actingUserId, allowedProject } from '../http/index.js';
 import { ApiError } from '../../lib/errors.js';
 import { AnprEvent, AnprEventWithImage, MatchedEvent } from './anpr-record.js';
 import { BBOX_UNITS, DIRECTIONS } from './anpr-tables.js';

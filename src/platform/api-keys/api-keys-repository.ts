@@ -1,10 +1,10 @@
 // The api_keys and api_key_projects tables: keys (only hashes are ever written) and the projects each is
 // limited to.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { ApiKeysTable } from './api-keys-tables.js';
 import { pageOffset } from '../../lib/http/pagination.js';
-import { projectsOfMemberAmong } from '../members/members-repository.js';
-import { projectExidsOf, projectRefsByExids } from '../projects/projects-repository.js';
+import { projectsOfMemberAmong } from '../members/index.js';
+import { projectExidsOf, projectRefsByExids } from '../projects/index.js';
 
 /** The exids of each key's projects, in exid order. */
 export async function projectExidsOfKeys(db: PlatformDb, keyIds: string[]): Promise<Map<string, string[]>> {

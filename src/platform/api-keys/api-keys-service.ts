@@ -1,15 +1,15 @@
 // API-key management (docs/access-model.md): a person creates keys for their own projects and scopes; the
 // value is shown once and only its hash is kept; expired and revoked keys cannot come back to life.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { generateApiKey, hashApiKey, keyHint } from '../../lib/auth/api-key-format.js';
-import { isScope } from '../access/scopes.js';
+import { isScope } from '../access/index.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
 import { statusOf, toApiKeyRecord, type ApiKeyRecord } from './api-key-record.js';
 import * as repo from './api-keys-repository.js';
 import type { ApiKeysTable } from './api-keys-tables.js';
 import { newId } from '../../lib/ids.js';
-import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/audit-log.js';
+import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/index.js';
 import { parseRfc3339 } from '../../lib/time/read-time.js';
 import { checkAllowedIps, checkRateLimit, type RateLimit } from './key-limits.js';
 
@@ -34,6 +34,14 @@ export class ApiKeysService {
     private readonly caches: CacheRegistry,
     private readonly audit?: AuditLog,
   ) {}
+
+  /**
+   * A person left a project: their keys lose it too, so being added back later does not silently
+   * revive old keys. Runs in the caller's transaction (`tx`), beside the membership's removal.
+   */
+  dropProjectFromKeysOf(tx: PlatformDb, userId: string, projectId: string) {
+    return repo.dropProjectFromKeysOf(tx, userId, projectId);
+  }
 
   /** Every change to a key is an audit event: its name and hint, never its value or hash. */
   private async audited(

@@ -10,7 +10,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ApiError } from '../../lib/errors.js';
 import { addressAllowed, type AllowList, type RateLimit } from './key-limits.js';
 import { pruneKeyRateCounts, requestCounter } from './key-rate-counts-repository.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 
 /** What the guard needs of a cached key. */
 export interface GuardedKey {

@@ -5,7 +5,7 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { CounterOptions } from '../../lib/auth/sign-in-throttle.js';
 import { counterStore } from '../db/counter-store.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 
 /** A request counter: shared by every node on PostgreSQL, in memory on SQLite. */
 export const requestCounter = (db: PlatformDb, opts: CounterOptions): RateLimiterAbstract => counterStore(db, 'api_key_rate_counts', opts);

@@ -5,11 +5,11 @@
 // reads nothing more from the database (key-guard.ts).
 import type { FastifyBaseLogger } from 'fastify';
 import type { Cache, CacheRegistry } from '../../lib/cache/index.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { API_KEY_LENGTH, hashApiKey, isWellFormedApiKey, sameHash } from '../../lib/auth/api-key-format.js';
 import { groupByTime, WriteBehind } from '../../lib/write-behind.js';
-import { isScope, type Scope } from '../access/scopes.js';
-import { accountStateOf } from '../users/users-repository.js';
+import { isScope, type Scope } from '../access/index.js';
+import { accountStateOf } from '../users/index.js';
 import { keyByHash, keyRowById, projectIdsOfKey, touchKeys } from './api-keys-repository.js';
 import type { KeyGuard } from './key-guard.js';
 import { compileAllowList, type AllowList, type RateLimit } from './key-limits.js';

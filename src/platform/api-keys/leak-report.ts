@@ -10,9 +10,9 @@ import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible'
 import { hashApiKey } from '../../lib/auth/api-key-format.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
 import { ApiError } from '../../lib/errors.js';
-import type { PlatformDb } from '../db/database.js';
-import type { AuditContext, AuditLog } from '../audit/audit-log.js';
-import type { NotificationsService } from '../notifications/notifications-service.js';
+import type { PlatformDb } from '../database.js';
+import type { AuditContext, AuditLog } from '../audit/index.js';
+import type { NotificationsService } from '../notifications/index.js';
 import { revokeKeysByHashes } from './api-keys-repository.js';
 import { rateLimitHeaders } from './key-guard.js';
 import { requestCounter } from './key-rate-counts-repository.js';

@@ -1,14 +1,13 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../lib/errors.js';
-import { peopleOnly } from '../access/policy.js';
-import { SCOPE_CATALOGUE } from '../access/scopes.js';
+import { peopleOnly, SCOPE_CATALOGUE } from '../access/index.js';
 import { errorResponses } from '../../lib/http/schemas.js';
 import { ApiKeyRecord, ApiKeyWithValue } from './api-key-record.js';
-import { explainValidation } from './explain.js';
+import { explainValidation } from './explain-request.js';
 import { MAX_ALLOWED_IPS, RATE_LIMIT_BOUNDS } from './key-limits.js';
 import { LEAK_REPORT_MAX_KEYS, LEAK_REPORT_MAX_VALUE_LENGTH } from './leak-report.js';
-import { auditContext } from '../audit/audit-log.js';
+import { auditContext } from '../audit/index.js';
 import { defineRoutes } from '../plugins/feature.js';
 
 const KeyId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });

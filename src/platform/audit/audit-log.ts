@@ -2,7 +2,7 @@
 // members, admin actions, impersonation). Who, what, when, from where; never a secret: details are
 // scrubbed of anything named like a credential or shaped like a JWT or key value before they are written.
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { AuditEventsTable, AuditOutcome } from './audit-tables.js';
 import { looksLikeJwt } from '../../lib/auth/jwt.js';
 import { API_KEY_PREFIX } from '../../lib/auth/api-key-format.js';

@@ -1,6 +1,6 @@
 // The audit_events table: written once per security-relevant change, read by filters.
 import { pageOffset } from '../../lib/http/pagination.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { AuditEventsTable, AuditOutcome } from './audit-tables.js';
 
 /** A filter of the audit log, one page of it. */

@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { peopleOnly } from '../access/policy.js';
+import { peopleOnly } from '../access/index.js';
 import { errorResponses } from '../../lib/http/schemas.js';
-import { actingUserId } from '../http/principal-helpers.js';
+import { actingUserId } from '../http/index.js';
 import { AuditPage, AuditQueryString, auditQuery } from './audit-schemas.js';
 import { defineRoutes } from '../plugins/feature.js';
 

@@ -2,9 +2,9 @@
 // Each is also an audit event (`auth.login`, `auth.logout`, `auth.session_revoked`), written here so
 // every sign-in path (password, provider) records both the same way.
 import type { FastifyRequest } from 'fastify';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { newId } from '../../lib/ids.js';
-import { auditContext, type AuditLog } from '../audit/audit-log.js';
+import { auditContext, type AuditLog } from '../audit/index.js';
 import type { ActivityAction } from './auth-tables.js';
 import { insertActivity } from './sessions-repository.js';
 

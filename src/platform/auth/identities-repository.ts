@@ -1,6 +1,6 @@
 // The oidc_login_states and user_identities tables: provider sign-ins between redirect and callback,
 // and people's accounts at external OpenID Connect providers.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { OidcLoginStatesTable, UserIdentitiesTable } from './auth-tables.js';
 
 export const deleteLoginStatesExpiredBefore = (db: PlatformDb, at: string) => db.kysely.deleteFrom('oidc_login_states').where('expires_at', '<', at).execute();

@@ -7,7 +7,7 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { CounterOptions } from '../../lib/auth/sign-in-throttle.js';
 import { counterStore } from '../db/counter-store.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 
 /** A failure counter: shared by every node on PostgreSQL, in the process's memory on SQLite. */
 export const failureCounter = (db: PlatformDb, opts: CounterOptions): RateLimiterAbstract => counterStore(db, 'login_throttle', opts);

@@ -8,7 +8,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { SignInThrottle } from '../../lib/auth/sign-in-throttle.js';
 import type { PlatformConfig } from '../../lib/config.js';
 import { ApiError } from '../../lib/errors.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { failureCounter, pruneLoginThrottle } from './login-throttle-repository.js';
 
 /** What a client is told to wait when the counts cannot be reached (as for any unreachable database, docs/deploy.md). */

@@ -5,15 +5,13 @@
 // its verified e-mail, and the session at the end, like any other.
 import * as oidc from 'openid-client';
 import type { Cache, CacheRegistry } from '../../lib/cache/index.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import type { AdminConfig, OidcProviderConfig } from '../../lib/config/admin-config.js';
 import { randomBytes } from 'node:crypto';
 import type { SessionStore } from './session-store.js';
-import type { AuditContext, AuditLog } from '../audit/audit-log.js';
-import { createUser } from '../users/create-user.js';
-import { normaliseEmail, toUserRecord, type UserRecord } from '../users/user-record.js';
-import { findUserByEmail, findUserById } from '../users/users-repository.js';
+import type { AuditContext, AuditLog } from '../audit/index.js';
+import { createUser, normaliseEmail, toUserRecord, type UserRecord, findUserByEmail, findUserById } from '../users/index.js';
 import * as identities from './identities-repository.js';
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);

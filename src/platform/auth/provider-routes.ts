@@ -4,10 +4,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { peopleOnly } from '../access/policy.js';
+import { peopleOnly } from '../access/index.js';
 import { errorResponses } from '../../lib/http/schemas.js';
-import { UserRecord } from '../users/user-record.js';
-import { auditContext } from '../audit/audit-log.js';
+import { UserRecord } from '../users/index.js';
+import { auditContext } from '../audit/index.js';
 import { logActivity } from './activities.js';
 import { defineRoutes } from '../plugins/feature.js';
 

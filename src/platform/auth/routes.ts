@@ -2,13 +2,12 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../lib/errors.js';
 import { dummyHash, verifyPassword } from '../../lib/auth/passwords.js';
-import { peopleOnly, scoped } from '../access/policy.js';
+import { peopleOnly, scoped } from '../access/index.js';
 import { errorResponses } from '../../lib/http/schemas.js';
-import { normaliseEmail, toUserRecord, UserRecord } from '../users/user-record.js';
-import { findUserByEmail, findUserById } from '../users/users-repository.js';
+import { normaliseEmail, toUserRecord, UserRecord, findUserByEmail, findUserById } from '../users/index.js';
 import { sessionTimesOf } from './sessions-repository.js';
 import { logActivity } from './activities.js';
-import { auditContext } from '../audit/audit-log.js';
+import { auditContext } from '../audit/index.js';
 import { defineRoutes } from '../plugins/feature.js';
 
 const LoginBody = Type.Object(

@@ -4,12 +4,12 @@
 // written behind in batches.
 import type { FastifyBaseLogger } from 'fastify';
 import type { Cache, CacheRegistry } from '../../lib/cache/index.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { looksLikeJwt, type JwtSigner, type PlatformClaims } from '../../lib/auth/jwt.js';
 import { groupByTime, WriteBehind } from '../../lib/write-behind.js';
 import { toBool } from '../../lib/db/index.js';
 import { newId } from '../../lib/ids.js';
-import { accountStateOf } from '../users/users-repository.js';
+import { accountStateOf } from '../users/index.js';
 import * as repo from './sessions-repository.js';
 
 export interface LiveSession {

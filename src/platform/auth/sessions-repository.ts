@@ -1,7 +1,7 @@
 // The sessions and session_activities tables: sign-in sessions (live, revoked, impersonated) and the
 // per-person log of sign-ins and sign-outs.
 import { pageOffset } from '../../lib/http/pagination.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { ActivityAction, SessionActivitiesTable, SessionsTable } from './auth-tables.js';
 
 export const insertSession = (db: PlatformDb, row: SessionsTable) => db.kysely.insertInto('sessions').values(row).execute();

@@ -4,7 +4,7 @@
 import { ApiError, validation } from '../../lib/errors.js';
 import { pageMeta, pageOffset } from '../../lib/http/pagination.js';
 import { newId } from '../../lib/ids.js';
-import type { StoredObject } from '../storage/object-store.js';
+import type { StoredObject } from '../storage/index.js';
 import { type BimContext, cameraIdOf, storedImage, storeThenWrite } from './bim-context.js';
 import { checkBimImage } from './bim-image.js';
 import { toCapture, toPending, toParameters, type BimCapture, type BimPending, type CameraParameters, type CameraParametersBody } from './bim-records.js';

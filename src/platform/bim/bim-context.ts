@@ -1,9 +1,9 @@
 // What the BIM services share: the database, the upload limits, and the app's object store and cameras.
 import type { BimConfig } from '../../lib/config/bim-config.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError } from '../../lib/errors.js';
-import type { CamerasService } from '../cameras/cameras-service.js';
-import type { ObjectStore, StoredObject } from '../storage/object-store.js';
+import type { CamerasService } from '../cameras/index.js';
+import type { ObjectStore, StoredObject } from '../storage/index.js';
 
 export interface BimContext {
   db: PlatformDb;

@@ -4,7 +4,7 @@
 // object key, so a cached old image is never served under the new record.
 import { ApiError, validation } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
-import type { StoredObject } from '../storage/object-store.js';
+import type { StoredObject } from '../storage/index.js';
 import { type BimContext, cameraIdOf, storedImage, storeThenWrite } from './bim-context.js';
 import { checkBimImage, type CheckedImage } from './bim-image.js';
 import { toLayer, type BimLayer } from './bim-records.js';

@@ -1,7 +1,7 @@
 // Queries behind BIM captures, pending renders, camera parameters and layers. Captures are read by
 // (camera_id, captured_at), the migration's unique index: the nearest one for a date is the closer of
 // the last one at or before it and the first one after it.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { BimCameraParametersTable, BimCapturesTable, BimLayersTable, BimPendingTable, PendingStatus } from './bim-tables.js';
 
 export interface Page {

@@ -3,7 +3,7 @@
 // (no Accept, or */*). The image is the uploaded file, byte for byte, with its own content type.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { prefersImage } from '../../lib/http/accept.js';
-import type { StoredObject } from '../storage/object-store.js';
+import type { StoredObject } from '../storage/index.js';
 
 export function wantsImage(req: FastifyRequest, contentType: string, format?: 'json' | 'image'): boolean {
   if (format) return format === 'image';

@@ -1,9 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { fromPathCamera, scoped } from '../access/policy.js';
+import { fromPathCamera, scoped } from '../access/index.js';
 import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
 import { MAX_PAGE_SIZE, PageMeta } from '../../lib/http/pagination.js';
-import { actingUserId } from '../http/principal-helpers.js';
+import { actingUserId } from '../http/index.js';
 import { BimCapture, BimLayer, BimPending, CameraParameters, CameraParametersBody } from './bim-records.js';
 import { PENDING_STATUSES } from './bim-tables.js';
 import { uploadBodyLimit } from './bim-image.js';

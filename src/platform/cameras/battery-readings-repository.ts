@@ -1,7 +1,7 @@
 // The battery_readings table: readings recorded by health checks of battery-powered cameras, listed per camera
 // or per project, and summarised per day (computed in SQL on both databases).
 import { sql } from 'kysely';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { validation } from '../../lib/errors.js';
 import { pageMeta, pageOffset } from '../../lib/http/pagination.js';
 import { newId } from '../../lib/ids.js';

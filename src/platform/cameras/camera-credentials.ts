@@ -2,8 +2,8 @@
 // platform's secret key (the secrets feature's sealing, bound to the camera's id), as `password_sealed`
 // inside the connection details, never as `password`. The repository seals on the way in and opens on
 // the way out, so everything above it sees the connection details as before (docs/security.md).
-import type { PlatformDb } from '../db/database.js';
-import type { SecretStore } from '../secrets/secret-store.js';
+import type { PlatformDb } from '../database.js';
+import type { SecretStore } from '../secrets/index.js';
 
 const KIND = 'camera-credentials';
 const boundTo = (cameraId: string) => `camera/${cameraId}/password`;

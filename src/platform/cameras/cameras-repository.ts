@@ -1,14 +1,14 @@
 // The cameras and camera_notes tables (battery readings: battery-readings-repository.ts), and what other
 // features ask about cameras: their exids and names, a project's cameras, counts. A camera's password
 // is sealed in the stored connection details and opened when read (camera-credentials.ts).
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { openConnection, sealConnection } from './camera-credentials.js';
 import type { CamerasTable } from './cameras-tables.js';
 import type { CameraRow } from './camera-record.js';
 import { contains } from '../../lib/db/contains.js';
 import { pageOffset } from '../../lib/http/pagination.js';
-import { projectNamesOf } from '../projects/projects-repository.js';
-import { emailsOf } from '../users/users-repository.js';
+import { projectNamesOf } from '../projects/index.js';
+import { emailsOf } from '../users/index.js';
 
 const cameraColumns = [
   'id',

@@ -2,18 +2,17 @@
 // Camera rows are cached by exid (the hottest read of the API); every write forgets the camera
 // (docs/architecture.md, Caches).
 import type { Cache, CacheFact, CacheRegistry } from '../../lib/cache/index.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
-import type { Role } from '../access/policy.js';
+import type { Role } from '../access/index.js';
 import type { CamerasTable } from './cameras-tables.js';
-import { isTimeZone, makeExid } from '../projects/project-record.js';
+import { isTimeZone, makeExid, projectRowByIdOrThrow } from '../projects/index.js';
 import type { ConnectionDetails, HealthResult } from './connection/camera-connection.js';
 import { toCameraRecord, type CameraRecord, type CameraRow } from './camera-record.js';
 import type { CameraConnections } from './connection/connections.js';
 import { listReadings, recordReading, voltageSummary, type ReadingFilter } from './battery-readings-repository.js';
 import { DEFAULT_SIM_STATE, type SimState } from './connection/simulated-camera.js';
 import * as repo from './cameras-repository.js';
-import { projectRowByIdOrThrow } from '../projects/projects-repository.js';
 import { newId } from '../../lib/ids.js';
 import { isOutboundRefused, type OutboundGuard, REFUSED_BY_POLICY } from '../../lib/net/outbound-guard.js';
 
@@ -149,6 +148,16 @@ export class CamerasService {
   async list(visible: ReadonlyMap<string, Role>, onlyProject?: string): Promise<CameraRecord[]> {
     const ids = onlyProject ? (visible.has(onlyProject) ? [onlyProject] : []) : [...visible.keys()];
     return (await repo.camerasOfProjects(this.db, ids)).map(toCameraRecord);
+  }
+
+  /** The project's cameras as references (exid, name, status), by name. */
+  refsOfProject(projectId: string) {
+    return repo.cameraRefsOf(this.db, projectId);
+  }
+
+  /** How many cameras each of the given projects has (absent: none); project lists show it. */
+  countsOf(projectIds: readonly string[]): Promise<Map<string, number>> {
+    return repo.cameraCountsOf(this.db, projectIds);
   }
 
   /** A real check through the camera's connection, at most every few seconds per camera. */

@@ -1,9 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { fromBodyProject, fromPathCamera, fromPathProject, listOfProjects, peopleOnly, scoped } from '../access/policy.js';
+import { fromBodyProject, fromPathCamera, fromPathProject, listOfProjects, peopleOnly, scoped } from '../access/index.js';
 import { errorResponses, Nullable } from '../../lib/http/schemas.js';
-import { actingUserId, allowedProject } from '../http/principal-helpers.js';
-import { ReadingsPage, ReadingsQuery } from '../projects/routes.js';
+import { actingUserId, allowedProject } from '../http/index.js';
+import { ReadingsPage, ReadingsQuery } from '../projects/index.js';
 import { CameraRecord } from './camera-record.js';
 import { defineRoutes } from '../plugins/feature.js';
 

@@ -1,6 +1,6 @@
 // Start-up step: passwords stored before camera credentials were sealed are sealed now. Idempotent (a
 // sealed password is `password_sealed`, never `password`) and safe on several nodes at once.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { holdsPlainPassword, sealConnection } from './camera-credentials.js';
 import { camerasWithPasswords, replaceStoredConnection } from './cameras-repository.js';
 

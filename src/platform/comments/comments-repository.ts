@@ -1,9 +1,9 @@
 // The comments table: comments on cameras' frames.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { CommentsTable } from './comments-tables.js';
-import { cameraRefsByIds } from '../cameras/cameras-repository.js';
-import { projectExidsOf } from '../projects/projects-repository.js';
-import { profilesOf } from '../users/users-repository.js';
+import { cameraRefsByIds } from '../cameras/index.js';
+import { projectExidsOf } from '../projects/index.js';
+import { profilesOf } from '../users/index.js';
 
 export interface CommentRow extends CommentsTable {
   camera_exid: string;

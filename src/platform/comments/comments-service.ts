@@ -2,18 +2,17 @@
 // archived and unarchived, and mentioning members (`@email` in the text, or a list of user ids) who are
 // then notified. Mentions of people outside the project are ignored, not refused: the text stays as
 // written and nobody outside learns of it. Only the author or a project admin edits or deletes.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { pageMeta, pageOffset, type PageMeta } from '../../lib/http/pagination.js';
 import { newId } from '../../lib/ids.js';
-import type { ProjectRef } from '../directory/directory.js';
-import { roleAllows, type Role } from '../access/policy.js';
+import { type ProjectRef, roleAllows, type Role } from '../access/index.js';
 import { instantOrFail, rangeOrFail } from '../../lib/time/read-time.js';
-import type { NotificationsService } from '../notifications/notifications-service.js';
+import type { NotificationsService } from '../notifications/index.js';
 import * as repo from './comments-repository.js';
-import { cameraOfProject } from '../cameras/cameras-repository.js';
-import { membersAmong } from '../members/members-repository.js';
-import { emailsOf, usersAmong } from '../users/users-repository.js';
+import { cameraOfProject } from '../cameras/index.js';
+import { membersAmong } from '../members/index.js';
+import { emailsOf, usersAmong } from '../users/index.js';
 
 export interface Position2d {
   x: number;

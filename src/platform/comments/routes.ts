@@ -2,10 +2,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { fromPathProject, scoped } from '../access/policy.js';
+import { fromPathProject, scoped } from '../access/index.js';
 import { errorResponses, Nullable, StringEnum } from '../../lib/http/schemas.js';
 import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
-import { actingUserId, allowedProject } from '../http/principal-helpers.js';
+import { actingUserId, allowedProject } from '../http/index.js';
 import { defineRoutes } from '../plugins/feature.js';
 
 const Params = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });

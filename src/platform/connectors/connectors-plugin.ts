@@ -4,7 +4,7 @@ import { defineFeature } from '../plugins/feature.js';
 import type { ConnectorHost } from './framework/connector-host.js';
 import { ConnectorsService } from './framework/connectors-service.js';
 import { loadVaultKey } from './framework/token-vault.js';
-import { loadSecretKey } from '../secrets/secret-key.js';
+import { loadSecretKey } from '../secrets/index.js';
 import { CONNECTOR_PROVIDERS } from './providers.js';
 
 declare module '../plugins/feature.js' {

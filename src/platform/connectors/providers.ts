@@ -3,8 +3,8 @@
 import type { ConnectorProvider } from './framework/provider.js';
 import { voyageControlProvider } from './voyage-control/provider.js';
 import { doorbellProvider } from './doorbell/provider.js';
-import { weatherstackProvider } from '../weather/providers/weatherstack.js';
-import { aerisweatherProvider } from '../weather/providers/aerisweather.js';
+import { weatherstackProvider } from './weather/weatherstack.js';
+import { aerisweatherProvider } from './weather/aerisweather.js';
 import { procore } from './procore/provider.js';
 import { acc } from './acc/provider.js';
 import { aconex } from './aconex/provider.js';

@@ -4,7 +4,7 @@
 // node, in the process's memory, with no database write per counted request.
 import { type RateLimiterAbstract, RateLimiterPostgres } from 'rate-limiter-flexible';
 import { type CounterOptions, memoryCounter } from '../../lib/auth/sign-in-throttle.js';
-import type { PlatformDb } from './database.js';
+import type { PlatformDb } from '../database.js';
 
 /** A counter in `table` (the owner's; it prunes ended rows itself) on PostgreSQL, in memory on SQLite. */
 export function counterStore(db: PlatformDb, table: string, opts: CounterOptions): RateLimiterAbstract {

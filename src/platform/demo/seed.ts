@@ -1,7 +1,6 @@
 // Demo data for `overlook up`: created once, on first start, through the same services the API uses.
 import { randomBytes } from 'node:crypto';
-import { createUser } from '../users/create-user.js';
-import { findUserByEmail } from '../users/users-repository.js';
+import { createUser, findUserByEmail } from '../users/index.js';
 import type { Needs } from '../plugins/feature.js';
 
 export interface DemoData {

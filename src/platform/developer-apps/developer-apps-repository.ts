@@ -2,9 +2,9 @@
 // the same rows oidc-provider reads) with the person in `owner_id`, kept by the oauth feature's
 // repository; this gives them the shape the developer apps speak. A confidential app's secret is stored
 // as its digest, as the authorization server checks it (oauth-secrets-at-rest.ts).
-import type { PlatformDb } from '../db/database.js';
-import * as clients from '../oauth/oauth-records-repository.js';
-import { withHashedSecret } from '../oauth/oauth-secrets-at-rest.js';
+import type { PlatformDb } from '../database.js';
+import * as clients from '../oauth/index.js';
+import { withHashedSecret } from '../oauth/index.js';
 
 export interface StoredApp {
   id: string;

@@ -3,7 +3,7 @@
 // stored here is exactly what dynamic registration would accept.
 import { randomBytes } from 'node:crypto';
 import { notFound, validation } from '../../lib/errors.js';
-import type { OauthServer } from '../oauth/oauth-server.js';
+import type { OauthServer } from '../oauth/index.js';
 import { DeveloperAppsRepository, type StoredApp } from './developer-apps-repository.js';
 
 export interface AppInput {

@@ -3,18 +3,11 @@
 // (`CacheRegistry.forget`: membership, role, deletion) so a change takes effect on the very next
 // request (docs/architecture.md, Caches).
 import type { Cache, CacheRegistry } from '../../lib/cache/index.js';
-import type { PlatformDb } from '../db/database.js';
-import { isRole, type Role } from '../access/policy.js';
-import type { Principal } from '../access/principal.js';
-import type { ProjectFact } from '../access/decide.js';
-import { projectIdOfCamera } from '../cameras/cameras-repository.js';
-import { membershipsOf } from '../members/members-repository.js';
-import { projectRefByExid, projectRefById } from '../projects/projects-repository.js';
-
-export interface ProjectRef {
-  id: string;
-  exid: string;
-}
+import type { PlatformDb } from '../database.js';
+import { isRole, type Role, type Principal, type ProjectFact, type ProjectRef } from '../access/index.js';
+import { projectIdOfCamera } from '../cameras/index.js';
+import { membershipsOf } from '../members/index.js';
+import { projectRefByExid, projectRefById } from '../projects/index.js';
 
 const NOT_FOUND: ProjectFact = { found: false };
 

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { publicRoute } from '../access/policy.js';
+import { publicRoute } from '../access/index.js';
 import { defineRoutes } from '../plugins/feature.js';
 
 /** The one answer of `GET /health`; never changed (the serializer only reads it). */

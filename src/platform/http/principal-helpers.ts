@@ -1,8 +1,7 @@
 // Small helpers handlers use to read what the access layer decided.
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
-import type { ProjectRef } from '../directory/directory.js';
-import type { Role } from '../access/policy.js';
+import type { ProjectRef, Role } from '../access/index.js';
 
 /** The person acting: the signed-in user, or the key's owner. */
 export function actingUserId(req: FastifyRequest): string {

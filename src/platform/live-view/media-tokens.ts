@@ -12,8 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import type { Cache, CacheRegistry } from '../../lib/cache/index.js';
 import type { JwtSigner } from '../../lib/auth/jwt.js';
-import type { TokenVerifier } from '../access/registered-route.js';
-import type { Principal } from '../access/principal.js';
+import type { TokenVerifier, Principal } from '../access/index.js';
 
 export const MEDIA_AUDIENCE = 'overlook-media';
 

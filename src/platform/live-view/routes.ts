@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../lib/errors.js';
 import { errorResponses, Nullable, StringEnum, Timestamp } from '../../lib/http/schemas.js';
-import { fromPathCamera, scoped, tokenOnly } from '../access/policy.js';
+import { fromPathCamera, scoped, tokenOnly } from '../access/index.js';
 import type { MediaClaims } from './media-tokens.js';
 import { FORWARDED_HEADER, forwardLive } from './live-proxy.js';
 import { PLAYLIST_FILE } from './ffmpeg-args.js';

@@ -1,9 +1,7 @@
 // Which recorded frames a clip or timelapse uses: those in the time range, inside the daily schedule
 // (local hours and weekdays in the camera's time zone), thinned evenly to at most `max` frames so a
 // year-long timelapse reads a bounded number of JPEGs.
-import type { SnapshotEntry } from '../recordings/snapshot-index.js';
-import type { SnapshotIndex } from '../recordings/snapshot-index-repository.js';
-import { offsetMinutes } from '../recordings/local-calendar.js';
+import { type SnapshotEntry, type SnapshotIndex, offsetMinutes } from '../recordings/index.js';
 
 export interface DailySchedule {
   /** Local start of the window, HH:MM (inclusive). */

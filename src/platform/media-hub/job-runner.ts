@@ -11,7 +11,7 @@
 // job is re-queued only if its claim (`attempts`) is unchanged, so a job claimed meanwhile stays put.
 // A render whose lease another node took (this node paused too long) is aborted.
 import type { FastifyBaseLogger } from 'fastify';
-import type { WorkLeases } from '../work/leases.js';
+import type { WorkLeases } from '../work/index.js';
 import type { MediaItemsRepository } from './media-items-repository.js';
 import type { ItemRow } from './media-item-record.js';
 import { render, type RenderDeps } from './renderers.js';

@@ -2,13 +2,13 @@
 // (claim, finish, fail, requeue). The only file that touches the table; projects', cameras' and people's
 // details come from their own repositories.
 import type { Kysely } from 'kysely';
-import type { PlatformDatabase, PlatformDb } from '../db/database.js';
+import type { PlatformDatabase, PlatformDb } from '../database.js';
 import type { MediaHubItemsTable } from './media-hub-tables.js';
 import type { ItemRow } from './media-item-record.js';
 import type { Kind } from './media-hub-tables.js';
-import { cameraRefByExid, cameraRefsByIds } from '../cameras/cameras-repository.js';
-import { projectExidsOf, projectRefById } from '../projects/projects-repository.js';
-import { emailsOf, profilesOf } from '../users/users-repository.js';
+import { cameraRefByExid, cameraRefsByIds } from '../cameras/index.js';
+import { projectExidsOf, projectRefById } from '../projects/index.js';
+import { emailsOf, profilesOf } from '../users/index.js';
 
 export interface ListFilter {
   kind?: Kind;

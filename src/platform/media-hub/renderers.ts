@@ -6,9 +6,8 @@ import { mkdtemp, rm, writeFile, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import type { ObjectStore } from '../storage/object-store.js';
-import type { SnapshotEntry } from '../recordings/snapshot-index.js';
-import type { SnapshotIndex } from '../recordings/snapshot-index-repository.js';
+import type { ObjectStore } from '../storage/index.js';
+import type { SnapshotEntry, SnapshotIndex } from '../recordings/index.js';
 import { localStamp, selectFrames, type DailySchedule } from './frame-selection.js';
 import { RenderError, runFfmpeg } from './ffmpeg-run.js';
 

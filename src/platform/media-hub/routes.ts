@@ -6,10 +6,10 @@
 import type { Readable } from 'node:stream';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { fromPathProject, fromRecord, scoped } from '../access/policy.js';
+import { fromPathProject, fromRecord, scoped } from '../access/index.js';
 import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
 import { MAX_PAGE_SIZE, PageMeta } from '../../lib/http/pagination.js';
-import { actingUserId, allowedProject } from '../http/principal-helpers.js';
+import { actingUserId, allowedProject } from '../http/index.js';
 import { MediaItem } from './media-item-record.js';
 import { KINDS } from './media-hub-tables.js';
 import { FILE_TYPES } from './uploads.js';

@@ -4,10 +4,10 @@
 // because joining a project is the person's decision, not a program's.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { fromPathProject, peopleOnly } from '../access/policy.js';
-import { auditContext } from '../audit/audit-log.js';
+import { fromPathProject, peopleOnly } from '../access/index.js';
+import { auditContext } from '../audit/index.js';
 import { errorResponses, Nullable } from '../../lib/http/schemas.js';
-import { actingUserId, allowedProject } from '../http/principal-helpers.js';
+import { actingUserId, allowedProject } from '../http/index.js';
 import { defineRoutes } from '../plugins/feature.js';
 
 const Params = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -1,7 +1,7 @@
 // The project_invitations table: invitations to a project for e-mails that have no account yet, one
 // per project and e-mail. Expired rows are left in place and never read as pending; adding the e-mail
 // again refreshes the row.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { ProjectInvitationsTable } from './members-tables.js';
 
 const columns = ['id', 'project_id', 'email', 'role', 'invited_by', 'created_at', 'expires_at'] as const;

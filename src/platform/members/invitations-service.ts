@@ -5,15 +5,14 @@
 // Invitations are matched to people by their account's e-mail, so a pending one is visible from the
 // moment the account exists, with no step at sign-up that could be missed.
 import { createHash, randomBytes } from 'node:crypto';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError } from '../../lib/errors.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
 import { inTransaction } from '../../lib/db/transaction.js';
 import { newId } from '../../lib/ids.js';
-import type { Role } from '../access/policy.js';
-import type { AuditContext, AuditLog } from '../audit/audit-log.js';
-import { projectNamesOf } from '../projects/projects-repository.js';
-import { findUserById } from '../users/users-repository.js';
+import type { Role } from '../access/index.js';
+import type { AuditContext, AuditLog } from '../audit/index.js';
+import { findUserById } from '../users/index.js';
 import * as repo from './invitations-repository.js';
 import { insertMember, memberOf } from './members-repository.js';
 
@@ -29,12 +28,19 @@ interface ProjectRef {
 
 const NOT_FOUND = () => new ApiError('NOT_FOUND', 'Invitation not found');
 
+/** What invitations need of projects: each project's exid and name, by id (absent: no such project). */
+export interface ProjectNames {
+  namesOf(ids: readonly string[]): Promise<Map<string, { exid: string; name: string }>>;
+}
+
 export class InvitationsService {
   constructor(
     private readonly db: PlatformDb,
     /** Accepting forgets the person's cached roles, so the project opens on their next request on every node. */
     private readonly caches: CacheRegistry,
     private readonly audit: AuditLog,
+    /** Invitations name their project; the projects service answers (projects import members). */
+    private readonly projects: ProjectNames,
   ) {}
 
   /**
@@ -96,10 +102,7 @@ export class InvitationsService {
   /** The invitations waiting for the signed-in person's e-mail. */
   async mine(userId: string) {
     const rows = await repo.pendingInvitationsFor(this.db, await this.emailOf(userId), new Date().toISOString());
-    const projects = await projectNamesOf(
-      this.db,
-      rows.map((r) => r.project_id),
-    );
+    const projects = await this.projects.namesOf(rows.map((r) => r.project_id));
     return rows.flatMap((r) => {
       const p = projects.get(r.project_id);
       return p ? [{ id: r.id, project_exid: p.exid, project_name: p.name, role: r.role, created_at: r.created_at, expires_at: r.expires_at }] : [];
@@ -125,7 +128,7 @@ export class InvitationsService {
       return row.role;
     });
     this.caches.forget([{ kind: 'user-roles', id: userId }]);
-    const exid = (await projectNamesOf(this.db, [row.project_id])).get(row.project_id)?.exid;
+    const exid = (await this.projects.namesOf([row.project_id])).get(row.project_id)?.exid;
     if (!exid) throw NOT_FOUND();
     await this.audit.record(ctx, {
       action: 'member.added',
@@ -139,7 +142,7 @@ export class InvitationsService {
   async decline(ctx: AuditContext, userId: string, id: string): Promise<void> {
     const row = await this.pendingFor(userId, id);
     if ((await repo.deleteInvitation(this.db, id)) === 0) throw NOT_FOUND();
-    const exid = (await projectNamesOf(this.db, [row.project_id])).get(row.project_id)?.exid ?? row.project_id;
+    const exid = (await this.projects.namesOf([row.project_id])).get(row.project_id)?.exid ?? row.project_id;
     await this.audit.record(ctx, {
       action: 'member.invitation_declined',
       subjectUserId: userId,

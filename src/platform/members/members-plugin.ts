@@ -1,4 +1,5 @@
-// Project members and their roles, and invitations for e-mails with no account yet.
+// Project members and their roles, and invitations for e-mails with no account yet. Registered after
+// projects and api-keys, whose services name invitations' projects and drop a leaver's keys.
 import { defineFeature } from '../plugins/feature.js';
 import { InvitationsService } from './invitations-service.js';
 import { MembersService } from './members-service.js';
@@ -12,10 +13,10 @@ declare module '../plugins/feature.js' {
 
 export const membersFeature = defineFeature({
   name: 'members',
-  needs: ['db', 'caches', 'notifications', 'audit'],
+  needs: ['db', 'caches', 'notifications', 'audit', 'projects', 'apiKeys'],
   offers: ['members', 'invitations'],
-  build: ({ db, caches, notifications, audit }) => {
-    const invitations = new InvitationsService(db, caches, audit);
-    return { members: new MembersService(db, caches, notifications, audit, invitations), invitations };
+  build: ({ db, caches, notifications, audit, projects, apiKeys }) => {
+    const invitations = new InvitationsService(db, caches, audit, projects);
+    return { members: new MembersService(db, caches, notifications, audit, invitations, apiKeys), invitations };
   },
 });

@@ -1,10 +1,10 @@
 // The project_members table: who holds which role on which project. Other features ask here for a
 // project's owner, admins or members, and a person's memberships (in batches where they list many).
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { inTransaction } from '../../lib/db/transaction.js';
-import type { Role } from '../access/policy.js';
+import type { Role } from '../access/index.js';
 import type { ProjectMembersTable } from './members-tables.js';
-import { profilesOf } from '../users/users-repository.js';
+import { profilesOf } from '../users/index.js';
 
 /** Every project the person is a member of, with their role. */
 export const membershipsOf = (db: PlatformDb, userId: string) =>

@@ -1,19 +1,21 @@
 // Project members and their roles (docs/access-model.md, Roles). The access layer has already checked that the actor
 // is an admin of the project; this enforces the ladder's own rules: exactly one owner, changed only
 // by transfer, and nobody grants a role above their own.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
-import { isRole, roleAllows, type Role } from '../access/policy.js';
-import type { NotificationsService } from '../notifications/notifications-service.js';
-import { findUserByEmail } from '../users/users-repository.js';
-import { normaliseEmail } from '../users/user-record.js';
-import { isEmailAddress } from '../users/create-user.js';
+import { isRole, roleAllows, type Role } from '../access/index.js';
+import type { NotificationsService } from '../notifications/index.js';
+import { findUserByEmail, normaliseEmail, isEmailAddress } from '../users/index.js';
 import type { InvitationsService, InvitedRole } from './invitations-service.js';
 import { inTransaction } from '../../lib/db/transaction.js';
-import { dropProjectFromKeysOf } from '../api-keys/api-keys-repository.js';
 import * as repo from './members-repository.js';
-import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/audit-log.js';
+import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/index.js';
+
+/** What removing a member needs of api-keys, which imports members and so is reached as a service. */
+export interface MemberKeys {
+  dropProjectFromKeysOf(tx: PlatformDb, userId: string, projectId: string): Promise<unknown>;
+}
 
 export interface Actor {
   userId: string;
@@ -46,6 +48,8 @@ export class MembersService {
     private readonly audit: AuditLog,
     /** Where an e-mail with no account is invited instead. */
     private readonly invitations: InvitationsService,
+    /** A removed member's keys lose the project; the api-keys service does it in our transaction. */
+    private readonly keys: MemberKeys,
   ) {}
 
   list(projectId: string) {
@@ -112,7 +116,7 @@ export class MembersService {
     await inTransaction(this.db, async (tx) => {
       await repo.deleteMember(tx, project.id, userId);
       // Their keys lose the project too, so being added back later does not silently revive old keys.
-      await dropProjectFromKeysOf(tx, userId, project.id);
+      await this.keys.dropProjectFromKeysOf(tx, userId, project.id);
     });
     this.caches.forget([
       { kind: 'user-roles', id: userId },

@@ -1,7 +1,7 @@
 // The members feature's tables: who holds which role on a project, and the invitations waiting for
 // people who have no account yet (docs/settings.md, Members).
 import { nullable, oneOf, table, text, timestamp, type TableType, type TablesType } from '../../lib/db/table.js';
-import { ROLES } from '../access/policy.js';
+import { ROLES } from '../access/index.js';
 
 const projectMembers = table({
   project_id: text(),

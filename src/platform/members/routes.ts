@@ -1,10 +1,10 @@
 // Project members (docs/settings.md): four endpoints under project:settings.
-import { auditContext } from '../audit/audit-log.js';
+import { auditContext } from '../audit/index.js';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { fromPathProject, scoped } from '../access/policy.js';
+import { fromPathProject, scoped } from '../access/index.js';
 import { errorResponses } from '../../lib/http/schemas.js';
-import { actingUserId, allowedProject } from '../http/principal-helpers.js';
+import { actingUserId, allowedProject } from '../http/index.js';
 import { defineRoutes } from '../plugins/feature.js';
 
 const Params = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });

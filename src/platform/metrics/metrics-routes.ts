@@ -3,7 +3,7 @@
 // when Prometheus scrapes. The route is public to the access layer; its own guard (token or address)
 // decides, so a metrics token is never taken for a person's credential.
 import { registerMetricsRoute, scrapeGauge, type ServiceMetrics } from '../../lib/http/metrics.js';
-import { publicRoute } from '../access/policy.js';
+import { publicRoute } from '../access/index.js';
 import { defineRoutes } from '../plugins/feature.js';
 
 declare module '../plugins/feature.js' {

@@ -1,6 +1,6 @@
 // The notifications table: what each person is told, read or not.
 import { pageOffset } from '../../lib/http/pagination.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { NotificationsTable } from './notifications-tables.js';
 
 export const insertNotification = (db: PlatformDb, row: NotificationsTable) => db.kysely.insertInto('notifications').values(row).execute();

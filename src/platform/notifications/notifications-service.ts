@@ -1,5 +1,5 @@
 // A person's notifications: created by real events (added to a project, role changed…), listed, marked read.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError } from '../../lib/errors.js';
 import { pageMeta, type PageMeta } from '../../lib/http/pagination.js';
 import { newId } from '../../lib/ids.js';

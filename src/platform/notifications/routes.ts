@@ -1,9 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
-import { scoped } from '../access/policy.js';
+import { scoped } from '../access/index.js';
 import { errorResponses, Nullable } from '../../lib/http/schemas.js';
-import { actingUserId } from '../http/principal-helpers.js';
+import { actingUserId } from '../http/index.js';
 import { defineRoutes } from '../plugins/feature.js';
 
 const Notification = Type.Object({

@@ -11,8 +11,8 @@
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { OidcProviderModule } from './load-oidc-provider.js';
 import type { FastifyBaseLogger } from 'fastify';
-import type { PlatformDb } from '../db/database.js';
-import { failureCounter } from '../auth/login-throttle-repository.js';
+import type { PlatformDb } from '../database.js';
+import { failureCounter } from '../auth/index.js';
 import { deleteUnusedClients } from './oauth-clients-repository.js';
 
 export const CLIENT_LIMITS = {

@@ -3,7 +3,7 @@
 // Expired rows are treated as absent when read and swept now and then when written. A token's or
 // code's row is keyed by the digest of its value, which the row never holds (oauth-secrets-at-rest.ts);
 // a client's secret is stored as its digest.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import * as repo from './oauth-records-repository.js';
 import { HASHED_ID_MODELS, storedIdOf, withHashedSecret } from './oauth-secrets-at-rest.js';
 

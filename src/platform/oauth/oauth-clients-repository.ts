@@ -1,7 +1,7 @@
 // Anonymously registered clients (`POST /oauth/reg`, no owner) that nobody authorized: kept for a
 // while so a client can finish its first sign-in, then deleted (client-registration.ts).
 import { sql } from 'kysely';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 
 /**
  * Deletes the clients without an owner registered before `before` that no grant names (no person

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { calculateJwkThumbprint, exportJWK, generateKeyPair, type JWK } from 'jose';
-import type { SecretStore } from '../secrets/secret-store.js';
+import type { SecretStore } from '../secrets/index.js';
 
 export interface OauthKeys {
   /** Private JWKs, ES256 first (what access tokens are signed with), RS256 for clients that ask for it. */

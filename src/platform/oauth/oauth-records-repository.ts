@@ -1,7 +1,7 @@
 // The oauth_records table: every record oidc-provider persists (one row per model and id, with the
 // lookup columns it asks by), and the clients people register as developer apps (model Client, the
 // person in `owner_id`).
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { inTransaction } from '../../lib/db/transaction.js';
 import type { OauthRecordsTable } from './oauth-tables.js';
 

@@ -4,7 +4,7 @@
 // presented secret is hashed and compared in constant time. Both values are high-entropy random
 // strings, so a plain hash is enough: a copy of the database gives nothing to present.
 import { hash, timingSafeEqual } from 'node:crypto';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import * as repo from './oauth-records-repository.js';
 
 /**

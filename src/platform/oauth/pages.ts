@@ -1,6 +1,6 @@
 // The sign-in and consent pages of the OAuth interaction, and the error page: plain server-rendered
 // HTML (no script), every value escaped.
-import { ACCOUNT_CONTROLS } from '../access/policy.js';
+import { ACCOUNT_CONTROLS } from '../access/index.js';
 import { describeScope } from './scopes.js';
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

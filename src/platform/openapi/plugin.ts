@@ -5,7 +5,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { registerApiReference } from '../../lib/http/api-reference.js';
 import { ANY_REQUEST_ERRORS, namedWildcard, shareErrorResponses, withErrorResponses } from '../../lib/http/openapi-transform.js';
-import { scopesOf, type AccessPolicy } from '../access/policy.js';
+import { scopesOf, type AccessPolicy } from '../access/index.js';
 
 /** Routes open to callers without a credential: public ones, and people-only ones taking anonymous callers (sign-in). */
 const needsNoCredential = (policy: AccessPolicy) => policy.access === 'public' || (policy.access === 'people' && !!policy.anonymous);

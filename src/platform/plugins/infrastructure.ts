@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import { sql } from 'kysely';
 import { CacheRegistry, cacheChannel, InvalidationBus } from '../../lib/cache/index.js';
 import type { PlatformConfig } from '../../lib/config.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { ObjectStore } from '../storage/object-store.js';
 import { createObjectStore } from '../storage/create-object-store.js';
 

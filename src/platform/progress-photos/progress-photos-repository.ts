@@ -1,5 +1,5 @@
 // The progress_photos table: scheduled deliveries of a project's camera photos.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { ProgressPhotosTable } from './progress-photos-tables.js';
 
 export const progressPhotoById = (db: PlatformDb, id: string) => db.kysely.selectFrom('progress_photos').selectAll().where('id', '=', id).executeTakeFirst();

@@ -1,15 +1,15 @@
 // Progress photos: a scheduled delivery of a project's camera photos to e-mail recipients (daily or
 // on chosen weekdays, at a local time). This stores and validates the schedule and says when it is next
 // due; sending the e-mails needs a mail transport, which comes with the connectors work.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { toBool } from '../../lib/db/index.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import type { ProgressPhotosTable } from './progress-photos-tables.js';
 import { nextSendAt, WEEKDAYS, type Weekday } from './schedule.js';
 import { newId } from '../../lib/ids.js';
-import { projectCamerasAmong } from '../cameras/cameras-repository.js';
-import { projectRefById, projectRowByIdOrThrow } from '../projects/projects-repository.js';
-import { emailsOf } from '../users/users-repository.js';
+import { projectCamerasAmong } from '../cameras/index.js';
+import { projectRefById, projectRowByIdOrThrow } from '../projects/index.js';
+import { emailsOf } from '../users/index.js';
 import * as repo from './progress-photos-repository.js';
 
 export interface ProgressPhotoInput {

@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { fromBodyProject, fromPathProject, fromRecord, scoped } from '../access/policy.js';
+import { fromBodyProject, fromPathProject, fromRecord, scoped } from '../access/index.js';
 import { errorResponses, Nullable, StringEnum } from '../../lib/http/schemas.js';
-import { actingUserId, allowedProject } from '../http/principal-helpers.js';
+import { actingUserId, allowedProject } from '../http/index.js';
 import { ProgressPhotosService } from './progress-photos-service.js';
 import { defineRoutes } from '../plugins/feature.js';
 

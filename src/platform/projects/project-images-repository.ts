@@ -1,5 +1,5 @@
 // Rows behind project logos and thumbnails (the images themselves are in the object store).
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { ProjectLogosTable, ProjectThumbnailsTable } from './projects-tables.js';
 
 export const logosOf = (db: PlatformDb, projectId: string) =>

@@ -1,11 +1,17 @@
 // Projects as their lists show them: each with its owner (members' and users' repositories) and its
-// camera count (cameras' repository), every owner asked once per list.
-import type { PlatformDb } from '../db/database.js';
+// camera count, which the cameras feature answers through the port below (cameras import projects, so
+// projects ask the cameras plugin's service rather than import its code).
+import type { PlatformDb } from '../database.js';
 import type { ProjectsTable } from './projects-tables.js';
-import { cameraCountsOf } from '../cameras/cameras-repository.js';
-import { ownersOf } from '../members/members-repository.js';
-import { emailsOf } from '../users/users-repository.js';
+import { ownersOf } from '../members/index.js';
+import { emailsOf } from '../users/index.js';
 import { projectRowsByIds, type ProjectColumns } from './projects-repository.js';
+
+/** What a project list needs of the cameras feature (its service offers it). */
+export interface CameraCounts {
+  /** How many cameras each of the given projects has (absent: none). */
+  countsOf(projectIds: readonly string[]): Promise<Map<string, number>>;
+}
 
 /** A project row with its owner and camera count. */
 export interface ProjectRow extends Omit<ProjectsTable, 'updated_at'> {
@@ -25,13 +31,13 @@ async function withOwnersAndCounts(db: PlatformDb, rows: ProjectColumns[], owner
   });
 }
 
-export async function projectsByIds(db: PlatformDb, ids: string[]): Promise<ProjectRow[]> {
+export async function projectsByIds(db: PlatformDb, cameras: CameraCounts, ids: string[]): Promise<ProjectRow[]> {
   if (ids.length === 0) return [];
-  const [rows, owners, counts] = await Promise.all([projectRowsByIds(db, ids), ownersOf(db, ids), cameraCountsOf(db, ids)]);
+  const [rows, owners, counts] = await Promise.all([projectRowsByIds(db, ids), ownersOf(db, ids), cameras.countsOf(ids)]);
   return withOwnersAndCounts(db, rows, owners, counts);
 }
 
-export async function projectById(db: PlatformDb, id: string): Promise<ProjectRow | undefined> {
-  const [rows, owners, counts] = await Promise.all([projectRowsByIds(db, [id]), ownersOf(db, [id]), cameraCountsOf(db, [id])]);
+export async function projectById(db: PlatformDb, cameras: CameraCounts, id: string): Promise<ProjectRow | undefined> {
+  const [rows, owners, counts] = await Promise.all([projectRowsByIds(db, [id]), ownersOf(db, [id]), cameras.countsOf([id])]);
   return (await withOwnersAndCounts(db, rows, owners, counts))[0];
 }

@@ -3,11 +3,11 @@
 // The new owner must already be a member; the previous owner stays on as an admin.
 import { ApiError, validation } from '../../lib/errors.js';
 import type { CacheFact, CacheRegistry } from '../../lib/cache/index.js';
-import type { AuditContext, AuditLog } from '../audit/audit-log.js';
-import type { PlatformDb } from '../db/database.js';
-import { memberOf, moveOwnership, ownerOf } from '../members/members-repository.js';
-import type { NotificationsService } from '../notifications/notifications-service.js';
-import { findUserByEmail, findUserById } from '../users/users-repository.js';
+import type { AuditContext, AuditLog } from '../audit/index.js';
+import type { PlatformDb } from '../database.js';
+import { memberOf, moveOwnership, ownerOf } from '../members/index.js';
+import type { NotificationsService } from '../notifications/index.js';
+import { findUserByEmail, findUserById } from '../users/index.js';
 
 export interface TransferDeps {
   db: PlatformDb;

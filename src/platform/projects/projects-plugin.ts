@@ -1,5 +1,5 @@
 // Projects: creation and reads; their settings, transfer, deletion and images are in
-// project-settings-plugin.ts.
+// project-settings/, above cameras. Registered after cameras, whose service counts a project's cameras.
 import { defineFeature } from '../plugins/feature.js';
 import { ProjectsService } from './projects-service.js';
 
@@ -11,7 +11,7 @@ declare module '../plugins/feature.js' {
 
 export const projectsFeature = defineFeature({
   name: 'projects',
-  needs: ['db', 'caches'],
+  needs: ['db', 'caches', 'cameras'],
   offers: ['projects'],
-  build: ({ db, caches }) => ({ projects: new ProjectsService(db, caches) }),
+  build: ({ db, caches, cameras }) => ({ projects: new ProjectsService(db, caches, cameras) }),
 });

@@ -1,13 +1,13 @@
 // The projects table (logos and thumbnails: project-images-repository.ts); a project's contacts come
 // from the members' and users' repositories, asked once.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { ProjectsTable } from './projects-tables.js';
-import type { Role } from '../access/policy.js';
+import type { Role } from '../access/index.js';
 import { contains } from '../../lib/db/contains.js';
 import { inTransaction } from '../../lib/db/transaction.js';
 import { pageOffset } from '../../lib/http/pagination.js';
-import { insertMember, membersOf } from '../members/members-repository.js';
-import { profilesOf } from '../users/users-repository.js';
+import { insertMember, membersOf } from '../members/index.js';
+import { profilesOf } from '../users/index.js';
 
 /** The columns a project is listed with. */
 export const projectColumns = ['id', 'exid', 'name', 'status', 'timezone', 'created_at'] as const;

@@ -1,13 +1,12 @@
 // Projects: created by a person who becomes their owner; seen through membership.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
-import type { Role } from '../access/policy.js';
+import type { Role } from '../access/index.js';
 import type { ProjectsTable } from './projects-tables.js';
 import { isTimeZone, makeExid, type ProjectRecord } from './project-record.js';
 import * as repo from './projects-repository.js';
-import { cameraRefsOf } from '../cameras/cameras-repository.js';
-import { projectById, projectsByIds, type ProjectRow } from './project-listing.js';
+import { projectById, projectsByIds, type CameraCounts, type ProjectRow } from './project-listing.js';
 import { newId } from '../../lib/ids.js';
 
 const toRecord = (r: ProjectRow, role: Role | null): ProjectRecord => ({
@@ -26,6 +25,7 @@ export class ProjectsService {
     private readonly db: PlatformDb,
     /** A new project forgets its owner's cached roles (docs/architecture.md, Caches). */
     private readonly caches: CacheRegistry,
+    private readonly cameras: CameraCounts,
   ) {}
 
   async create(ownerId: string, input: { name: string; timezone?: string; status?: ProjectsTable['status'] }): Promise<ProjectRecord> {
@@ -42,12 +42,12 @@ export class ProjectsService {
   }
 
   async list(visible: ReadonlyMap<string, Role>): Promise<ProjectRecord[]> {
-    const rows = await projectsByIds(this.db, [...visible.keys()]);
+    const rows = await projectsByIds(this.db, this.cameras, [...visible.keys()]);
     return rows.map((r) => toRecord(r, visible.get(r.id) ?? null));
   }
 
   async get(projectId: string, role: Role | null): Promise<ProjectRecord> {
-    const row = await projectById(this.db, projectId);
+    const row = await projectById(this.db, this.cameras, projectId);
     if (!row) throw new ApiError('NOT_FOUND', 'Project not found');
     return toRecord(row, role);
   }
@@ -57,7 +57,8 @@ export class ProjectsService {
     return rows.map((r) => ({ user_id: r.id, email: r.email, firstname: r.firstname, lastname: r.lastname, role: r.role }));
   }
 
-  cameraRefs(projectId: string) {
-    return cameraRefsOf(this.db, projectId);
+  /** Each project's exid and name, by id (absent: no such project). */
+  namesOf(ids: readonly string[]) {
+    return repo.projectNamesOf(this.db, ids);
   }
 }

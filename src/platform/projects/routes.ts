@@ -1,10 +1,10 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
-import { fromPathProject, listOfProjects, scoped } from '../access/policy.js';
+import { fromPathProject, listOfProjects, scoped } from '../access/index.js';
 import { errorResponses } from '../../lib/http/schemas.js';
-import { actingUserId, allowedProject } from '../http/principal-helpers.js';
+import { actingUserId, allowedProject } from '../http/index.js';
 import { ProjectRecord } from './project-record.js';
+import { ReadingsPage, ReadingsQuery } from './readings-schemas.js';
 import { defineRoutes } from '../plugins/feature.js';
 
 const ExidParams = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -16,19 +16,6 @@ const CreateBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const Reading = Type.Object({
-  camera_exid: Type.String(),
-  voltage: Type.Number(),
-  percentage: Type.Union([Type.Number(), Type.Null()]),
-  recorded_at: Type.String(),
-});
-export const ReadingsQuery = Type.Object({
-  from: Type.Optional(Type.String({ maxLength: 40 })),
-  to: Type.Optional(Type.String({ maxLength: 40 })),
-  ...PageQuery,
-});
-export const ReadingsPage = Type.Object({ meta: PageMeta, data: Type.Array(Reading) });
-
 export const projectRoutes = defineRoutes('project-routes', ['projects', 'directory', 'cameras'], async (fastify, { projects, directory, cameras }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const tags = ['projects'];
@@ -109,7 +96,7 @@ export const projectRoutes = defineRoutes('project-routes', ['projects', 'direct
         response: { 200: Type.Array(Type.Object({ exid: Type.String(), name: Type.String(), status: Type.String() })), ...errorResponses() },
       },
     },
-    async (req) => projects.cameraRefs(allowedProject(req).project.id),
+    async (req) => cameras.refsOfProject(allowedProject(req).project.id),
   );
 
   app.get(

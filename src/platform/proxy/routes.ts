@@ -1,8 +1,8 @@
 import replyFrom from '@fastify/reply-from';
-import { peopleOnly } from '../access/policy.js';
+import { peopleOnly } from '../access/index.js';
 import { errorResponses } from '../../lib/http/schemas.js';
-import { actingUserId } from '../http/principal-helpers.js';
-import { findUserById } from '../users/users-repository.js';
+import { actingUserId } from '../http/index.js';
+import { findUserById } from '../users/index.js';
 import type { UpstreamProxy } from './upstream-proxy.js';
 import { defineRoutes } from '../plugins/feature.js';
 

@@ -5,10 +5,9 @@
 // Order and crashes: the object is written first, the row second, so a row never points at bytes
 // that were never written. If the row cannot be added the object is deleted again; a crash between
 // the two leaves one unindexed object (invisible to every read, a few tens of kB) and nothing else.
-import type { CameraConnection, Snapshot } from '../cameras/connection/camera-connection.js';
+import { type CameraConnection, type Snapshot, upstreamError } from '../cameras/index.js';
 import { ApiError } from '../../lib/errors.js';
-import { upstreamError } from '../cameras/camera-errors.js';
-import type { ObjectStore } from '../storage/object-store.js';
+import type { ObjectStore } from '../storage/index.js';
 import { snapshotKey } from './snapshot-index.js';
 import type { SnapshotIndex } from './snapshot-index-repository.js';
 import type { SnapshotSource } from './recordings-tables.js';

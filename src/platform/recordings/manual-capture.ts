@@ -3,8 +3,7 @@
 // recording settings say.
 import { Type, type Static } from 'typebox';
 import { Nullable } from '../../lib/http/schemas.js';
-import type { CamerasService } from '../cameras/cameras-service.js';
-import type { CameraConnections } from '../cameras/connection/connections.js';
+import type { CamerasService, CameraConnections } from '../cameras/index.js';
 import type { SnapshotWriter } from './capture.js';
 
 export const CapturedSnapshot = Type.Object(

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { fromPathCamera, scoped } from '../access/policy.js';
+import { fromPathCamera, scoped } from '../access/index.js';
 import { errorResponses, Nullable, StringEnum } from '../../lib/http/schemas.js';
 import { MAX_LIST_LIMIT } from './snapshot-reader.js';
 import { sendFrame, sendThumbnail } from './image-reply.js';

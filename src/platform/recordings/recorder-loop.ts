@@ -40,11 +40,11 @@
 // - State is in memory: after a restart cameras start afresh (no back-off carried over), and slots
 //   that passed while the process was down are not captured.
 import type { FastifyBaseLogger } from 'fastify';
-import type { PlatformDb } from '../db/database.js';
-import type { CameraConnections } from '../cameras/connection/connections.js';
+import type { PlatformDb } from '../database.js';
+import type { CameraConnections } from '../cameras/index.js';
 import type { SnapshotWriter } from './capture.js';
 import type { RetentionJob, RetentionResult } from './retention.js';
-import type { WorkLeases } from '../work/leases.js';
+import type { WorkLeases } from '../work/index.js';
 import { isInSchedule, parseSchedule, type ParsedSchedule, type WeeklySchedule } from './recording-schedule.js';
 import { recordingCameras, type RecordingCameraRow } from './recording-settings-repository.js';
 

@@ -1,9 +1,8 @@
 // Queries behind cloud recording settings: one camera's row, saving it, and the cameras the recorder
 // loop and retention job work on (with what connecting to the camera needs, from the cameras' repository).
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { CameraRecordingSettingsTable } from './recordings-tables.js';
-import type { CamerasTable } from '../cameras/cameras-tables.js';
-import { connectionsOf } from '../cameras/cameras-repository.js';
+import { type CamerasTable, connectionsOf } from '../cameras/index.js';
 
 export const settingsOf = (db: PlatformDb, cameraId: string): Promise<CameraRecordingSettingsTable | undefined> =>
   db.kysely.selectFrom('camera_recording_settings').selectAll().where('camera_id', '=', cameraId).executeTakeFirst();

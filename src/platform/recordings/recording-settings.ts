@@ -3,10 +3,10 @@
 // never configured records nothing (status off). Saving tells the recorder loop at once.
 import { Type, type Static } from 'typebox';
 import { nowIso } from '../../lib/db/index.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { validation } from '../../lib/errors.js';
 import { Nullable, StringEnum } from '../../lib/http/schemas.js';
-import type { CamerasService } from '../cameras/cameras-service.js';
+import type { CamerasService } from '../cameras/index.js';
 import { normaliseSchedule, WEEKDAYS, WINDOW_PATTERN, type WeeklySchedule } from './recording-schedule.js';
 import * as repo from './recording-settings-repository.js';
 import { RECORDING_STATUSES, type RecordingStatus } from './recordings-tables.js';

@@ -8,8 +8,8 @@
 // removes the rows. Deleting rows first would instead leave objects no row points at, which nothing
 // would ever find again. Between the two steps a read of such an expired frame answers not found.
 import type { FastifyBaseLogger } from 'fastify';
-import type { PlatformDb } from '../db/database.js';
-import type { ObjectStore } from '../storage/object-store.js';
+import type { PlatformDb } from '../database.js';
+import type { ObjectStore } from '../storage/index.js';
 import type { SnapshotIndex } from './snapshot-index-repository.js';
 import { camerasWithRetention } from './recording-settings-repository.js';
 

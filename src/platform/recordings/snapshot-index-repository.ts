@@ -11,7 +11,7 @@
 // bounds what a node that missed one serves.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Cache, CacheFact, CacheRegistry } from '../../lib/cache/index.js';
-import type { PlatformDatabase, PlatformDb } from '../db/database.js';
+import type { PlatformDatabase, PlatformDb } from '../database.js';
 import type { SnapshotSource } from './recordings-tables.js';
 import { ApiError } from '../../lib/errors.js';
 import { BUCKET_MS, bucketOf, checkedIso, type BucketRange, type ListQuery, type NewSnapshot, type SnapshotEntry } from './snapshot-index.js';

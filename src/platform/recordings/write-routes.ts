@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { fromPathCamera, peopleOnly, scoped } from '../access/policy.js';
+import { fromPathCamera, peopleOnly, scoped } from '../access/index.js';
 import { errorResponses } from '../../lib/http/schemas.js';
-import { actingUserId } from '../http/principal-helpers.js';
+import { actingUserId } from '../http/index.js';
 import { RecordingSettings, RecordingSettingsUpdate } from './recording-settings.js';
 import { CapturedSnapshot } from './manual-capture.js';
 import { defineRoutes } from '../plugins/feature.js';

@@ -3,7 +3,7 @@
 // its row (kind, generation and kid are the GCM additional data), so a copy of the database alone
 // reveals no key and a sealed value moved to another row does not open.
 import { type SealFormat, Sealer } from '../../lib/secrets/seal.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { insertSecretIfAbsent, secretsOfKind, type SecretRow } from './secrets-repository.js';
 
 /**

@@ -3,7 +3,7 @@
 // when it is set, which wins).
 import type { PlatformConfig } from '../../lib/config.js';
 import { jwtSigner, type JwtSigner } from '../../lib/auth/jwt.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { defineFeature } from '../plugins/feature.js';
 import { storedJwtKeys } from './jwt-keys.js';
 import { loadSecretKey, SECRET_KEY_FILE } from './secret-key.js';

@@ -1,5 +1,5 @@
 // The secrets table: sealed key material, one row per kind and generation.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 
 export interface SecretRow {
   kind: string;

@@ -1,5 +1,5 @@
 // Creating a person: used by `overlook users create`, the demo data and tests.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError } from '../../lib/errors.js';
 import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../lib/auth/passwords.js';
 import { normaliseEmail, toUserRecord, type UserRecord } from './user-record.js';

@@ -2,7 +2,7 @@
 // e-mails other features show beside the rows they own (asked for in batches, one query per list).
 import { contains } from '../../lib/db/contains.js';
 import { pageOffset } from '../../lib/http/pagination.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { normaliseEmail } from './user-record.js';
 import type { UsersTable } from './users-tables.js';
 

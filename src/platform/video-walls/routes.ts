@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { fromBodyProject, fromRecord, listOfProjects, scoped } from '../access/policy.js';
+import { fromBodyProject, fromRecord, listOfProjects, scoped } from '../access/index.js';
 import { errorResponses, Nullable } from '../../lib/http/schemas.js';
-import { actingUserId, allowedProject } from '../http/principal-helpers.js';
+import { actingUserId, allowedProject } from '../http/index.js';
 import { MAX_GRID } from './video-walls-service.js';
 import { defineRoutes } from '../plugins/feature.js';
 

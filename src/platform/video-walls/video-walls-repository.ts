@@ -1,9 +1,9 @@
 // The video_walls and video_wall_tiles tables: walls of a project and the cameras on their grid.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import type { VideoWallsTable } from './video-walls-tables.js';
-import { cameraRefsByIds, projectCamerasAmong } from '../cameras/cameras-repository.js';
-import { projectExidsOf, projectRefById } from '../projects/projects-repository.js';
-import { emailsOf } from '../users/users-repository.js';
+import { cameraRefsByIds, projectCamerasAmong } from '../cameras/index.js';
+import { projectExidsOf, projectRefById } from '../projects/index.js';
+import { emailsOf } from '../users/index.js';
 
 export interface WallRow extends VideoWallsTable {
   project_exid: string;

@@ -1,7 +1,7 @@
 // Video walls: a project's grid of live tiles, each showing one of that project's cameras. The layout
 // is validated as a whole (grid bounds, one camera per cell, cameras of the wall's project) so a wall
 // never points at a camera its viewers cannot see; tiles go with their camera (foreign-key cascade).
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import * as repo from './video-walls-repository.js';

@@ -1,8 +1,8 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { fromPathProject, scoped } from '../access/policy.js';
+import { fromPathProject, scoped } from '../access/index.js';
 import { errorResponses, Nullable } from '../../lib/http/schemas.js';
-import { allowedProject } from '../http/principal-helpers.js';
+import { allowedProject } from '../http/index.js';
 import { defineRoutes } from '../plugins/feature.js';
 
 const Params = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -1,5 +1,5 @@
 // The weather_cache table: forecasts and observations fetched per project, by key.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 
 export async function cached(db: PlatformDb, projectId: string, keys: string[]) {
   if (keys.length === 0) return [];

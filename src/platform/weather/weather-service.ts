@@ -3,13 +3,13 @@
 // database (per project, so they go with it) and a past day is asked of the provider once; today and
 // the current conditions are kept a few minutes (OVERLOOK_WEATHER_CURRENT_TTL_SECONDS).
 import type { PlatformConfig } from '../../lib/config.js';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { isTimeZone } from '../../lib/time-zone.js';
 import { OpenMeteoClient, type Place, type WeatherHour } from './open-meteo-client.js';
 import * as repo from './weather-repository.js';
-import { cameraPositionsOf } from '../cameras/cameras-repository.js';
-import { projectRowById } from '../projects/projects-repository.js';
+import { cameraPositionsOf } from '../cameras/index.js';
+import { projectRowById } from '../projects/index.js';
 
 /** Where the weather is taken: the cameras' positions, rounded to ~100 m so nearby cameras share a cache. */
 export interface WeatherLocation {

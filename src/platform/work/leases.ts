@@ -13,7 +13,7 @@
 //   the lease is taken again, so work does not resume on a lease another node may now hold.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { leaseHolder, liveLeases, releaseLeases, renewLeases, takeLease } from './work-repository.js';
 
 export interface WorkLeasesOptions {

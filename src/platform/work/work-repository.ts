@@ -1,7 +1,7 @@
 // The work_leases table: taking, renewing, releasing and listing leases. The only file that touches it.
 // Every statement is one conditional statement that PostgreSQL and SQLite run alike, so two nodes racing
 // for a lease never both get it: the upsert's update happens only when the row is expired or ours.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 
 /** Names per statement when renewing or releasing many leases at once. */
 const CHUNK = 500;

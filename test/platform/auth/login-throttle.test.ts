@@ -8,7 +8,7 @@ import { ApiError } from '../../../src/lib/errors.js';
 import { openDb } from '../../../src/lib/db/index.js';
 import { buildPlatformApp } from '../../../src/platform/app.js';
 import { LoginThrottle } from '../../../src/platform/auth/login-throttle.js';
-import type { PlatformDatabase, PlatformDb } from '../../../src/platform/db/database.js';
+import type { PlatformDatabase, PlatformDb } from '../../../src/platform/database.js';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
 import { testDialect } from '../../helpers/db.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';

@@ -8,7 +8,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../../src/lib/db/index.js';
-import type { PlatformDatabase } from '../../../src/platform/db/database.js';
+import type { PlatformDatabase } from '../../../src/platform/database.js';
 import { createUser } from '../../../src/platform/users/create-user.js';
 import {
   type Balancer,

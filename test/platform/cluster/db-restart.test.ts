@@ -14,7 +14,7 @@ import { platformConfig } from '../../../src/lib/config.js';
 import { type Db, openDb } from '../../../src/lib/db/index.js';
 import { migrateToLatest } from '../../../src/lib/db/migrate.js';
 import { buildPlatformApp } from '../../../src/platform/app.js';
-import type { PlatformDatabase } from '../../../src/platform/db/database.js';
+import type { PlatformDatabase } from '../../../src/platform/database.js';
 import { PLATFORM_MIGRATIONS } from '../../../src/platform/db/platform-migrations.js';
 import { createUser } from '../../../src/platform/users/create-user.js';
 import { testDialect } from '../../helpers/db.js';

@@ -1,11 +1,11 @@
-// The tables the features declare (each feature's *-tables.ts, composed in src/platform/db/database.ts)
+// The tables the features declare (each feature's *-tables.ts, composed in src/platform/database.ts)
 // against a freshly migrated database: the same tables, the same columns, the same nullability and a
 // storage type that fits each column's class, on SQLite and on PostgreSQL. A failure lists every
 // difference, one line each.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { ColumnClass, Columns } from '../../../src/lib/db/table.js';
-import { platformTables } from '../../../src/platform/db/database.js';
+import { platformTables } from '../../../src/platform/database.js';
 import { createTestDb, testDialect, type TestDb } from '../../helpers/db.js';
 
 type Dialect = ReturnType<typeof testDialect>;

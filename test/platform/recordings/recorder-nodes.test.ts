@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { platformConfig } from '../../../src/lib/config.js';
 import { openDb } from '../../../src/lib/db/index.js';
 import { buildPlatformApp } from '../../../src/platform/app.js';
-import type { PlatformDatabase } from '../../../src/platform/db/database.js';
+import type { PlatformDatabase } from '../../../src/platform/database.js';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
 import { RETENTION_LEASE } from '../../../src/platform/recordings/recorder-loop.js';
 import { testDialect } from '../../helpers/db.js';

@@ -14,7 +14,7 @@ import { generateSigningKeyPem, JWT_KEYS_REFRESH_MS } from '../../../src/lib/aut
 import { platformConfig } from '../../../src/lib/config.js';
 import { openDb } from '../../../src/lib/db/index.js';
 import { buildPlatformApp } from '../../../src/platform/app.js';
-import type { PlatformDatabase, PlatformDb } from '../../../src/platform/db/database.js';
+import type { PlatformDatabase, PlatformDb } from '../../../src/platform/database.js';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
 import { listedKeys, rotateJwtKey } from '../../../src/platform/secrets/jwt-keys.js';
 import { SecretStore } from '../../../src/platform/secrets/secret-store.js';

@@ -4,7 +4,7 @@
 // on one forgets it (docs/architecture.md, Caches).
 import { createHash } from 'node:crypto';
 import type { Cache, CacheFact, CacheRegistry } from '../../../lib/cache/index.js';
-import type { PlatformDb } from '../../db/database.js';
+import type { PlatformDb } from '../../database.js';
 import type { OutboundGuard } from '../../../lib/net/outbound-guard.js';
 import { guardedDispatcher } from '../../../lib/net/guarded-http.js';
 import type { Agent } from 'undici';

@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { fromQueryCamera, scoped } from '../../access/policy.js';
+import { fromQueryCamera, scoped } from '../../access/index.js';
 import { errorResponses } from '../../../lib/http/schemas.js';
 import { defineRoutes } from '../../plugins/feature.js';
 

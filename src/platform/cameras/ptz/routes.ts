@@ -1,6 +1,6 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { fromPathCamera, scoped } from '../../access/policy.js';
+import { fromPathCamera, scoped } from '../../access/index.js';
 import { errorResponses, Nullable, StringEnum } from '../../../lib/http/schemas.js';
 import { PRESET_TOKEN_PATTERN, PTZ_DIRECTIONS, ZOOM_MODES } from './ptz-control.js';
 import { defineRoutes } from '../../plugins/feature.js';

@@ -16,8 +16,8 @@
 //   Viewer token: POST /authentication/v2/token grant_type=client_credentials scope=viewables:read
 import { Type } from 'typebox';
 import { ApiError, validation } from '../../../lib/errors.js';
-import { scoped } from '../../access/policy.js';
-import { actingUserId } from '../../http/principal-helpers.js';
+import { scoped } from '../../access/index.js';
+import { actingUserId } from '../../http/index.js';
 import { cameraImage, SnapshotSourceFields } from '../framework/snapshot-source.js';
 import { mediaItemFile } from '../framework/media-source.js';
 import { connectorErrors } from '../framework/routes.js';

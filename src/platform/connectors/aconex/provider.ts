@@ -10,8 +10,8 @@
 //   POST /api/projects/{project}/register            multipart: `document` (<Document> metadata XML)
 //                                                    and `file` (the JPEG) → <RegisterDocument>
 import { Type } from 'typebox';
-import { fromPathProject, scoped } from '../../access/policy.js';
-import { actingUserId, allowedProject } from '../../http/principal-helpers.js';
+import { fromPathProject, scoped } from '../../access/index.js';
+import { actingUserId, allowedProject } from '../../http/index.js';
 import { cameraImage, SnapshotSourceFields } from '../framework/snapshot-source.js';
 import { connectorErrors } from '../framework/routes.js';
 import type { ConnectorApp, ConnectorContext, ConnectorProvider, ProviderClient } from '../framework/index.js';

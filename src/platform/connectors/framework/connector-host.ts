@@ -1,12 +1,11 @@
 // What connector providers may use of the rest of the platform: a narrow interface, so a provider can
 // reach cameras' images, media-hub files, manual captures and notifications, and nothing else.
-import type { PlatformDb } from '../../db/database.js';
-import type { CamerasService } from '../../cameras/cameras-service.js';
-import type { LiveViewService } from '../../live-view/live-view-service.js';
-import type { MediaHubService } from '../../media-hub/media-hub-service.js';
-import type { NotificationsService } from '../../notifications/notifications-service.js';
-import type { ManualCapture } from '../../recordings/manual-capture.js';
-import type { SnapshotReader } from '../../recordings/snapshot-reader.js';
+import type { PlatformDb } from '../../database.js';
+import type { CamerasService } from '../../cameras/index.js';
+import type { LiveViewService } from '../../live-view/index.js';
+import type { MediaHubService } from '../../media-hub/index.js';
+import type { NotificationsService } from '../../notifications/index.js';
+import type { ManualCapture, SnapshotReader } from '../../recordings/index.js';
 
 export interface ConnectorHost {
   /** For the site links and weather records the connectors keep. */

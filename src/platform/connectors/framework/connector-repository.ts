@@ -1,6 +1,6 @@
 // The connector framework's tables, as stored (connector-store.ts seals and opens the secrets): people's
 // connections to providers, OAuth states in progress, uploads made to providers, events providers pushed.
-import type { PlatformDb } from '../../db/database.js';
+import type { PlatformDb } from '../../database.js';
 import type { ConnectorConnectionsTable, ConnectorEventsTable, ConnectorOauthStatesTable, ConnectorUploadsTable } from './connectors-tables.js';
 
 // ---- connections

@@ -1,14 +1,14 @@
 // The connectors' rows: connections (secrets sealed by the vault on the way in, opened on the way out),
 // OAuth states in progress, uploads made to providers, and events providers pushed. Its rows are read and
 // written through connector-repository.ts.
-import type { PlatformDb } from '../../db/database.js';
+import type { PlatformDb } from '../../database.js';
 import { newId } from '../../../lib/ids.js';
 import type { AuthKind } from './connectors-tables.js';
 import type { TokenVault } from './token-vault.js';
 import * as repo from './connector-repository.js';
-import { cameraRefsByIds } from '../../cameras/cameras-repository.js';
-import { projectExidsOf } from '../../projects/projects-repository.js';
-import { emailsOf } from '../../users/users-repository.js';
+import { cameraRefsByIds } from '../../cameras/index.js';
+import { projectExidsOf } from '../../projects/index.js';
+import { emailsOf } from '../../users/index.js';
 
 export interface Connection {
   id: string;

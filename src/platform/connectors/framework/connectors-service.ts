@@ -2,7 +2,7 @@
 // its OAuth flow and HTTP client; connect (an authorization URL, or credentials checked against the
 // provider), the callback that finishes an authorization, status and disconnect.
 import { randomBytes } from 'node:crypto';
-import type { PlatformDb } from '../../db/database.js';
+import type { PlatformDb } from '../../database.js';
 import { ApiError, validation } from '../../../lib/errors.js';
 import { ConnectorStore } from './connector-store.js';
 import { OAuthFlow } from './oauth-flow.js';

@@ -3,7 +3,7 @@
 // memory within a size limit (providers take a body with a length).
 import type { Readable } from 'node:stream';
 import { ApiError } from '../../../lib/errors.js';
-import type { ProjectRef } from '../../directory/directory.js';
+import type { ProjectRef } from '../../access/index.js';
 import type { ConnectorHost } from './connector-host.js';
 
 /** Largest media-hub file a connector sends in one request. */

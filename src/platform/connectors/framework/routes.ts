@@ -5,9 +5,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type TSchema } from 'typebox';
-import { peopleOnly, scoped } from '../../access/policy.js';
+import { peopleOnly, scoped } from '../../access/index.js';
 import { errorResponses, Nullable } from '../../../lib/http/schemas.js';
-import { actingUserId } from '../../http/principal-helpers.js';
+import { actingUserId } from '../../http/index.js';
 import { defineRoutes } from '../../plugins/feature.js';
 import type { ConnectorsService } from './connectors-service.js';
 import type { ConnectorContext, ConnectorProvider } from './provider.js';

@@ -3,7 +3,7 @@
 // in the database, sealed (the secrets feature, kind `connector-vault`), so every node opens what any
 // node sealed.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { SecretStore } from '../../secrets/secret-store.js';
+import type { SecretStore } from '../../secrets/index.js';
 
 const VERSION = 'v1';
 const IV_BYTES = 12;

@@ -2,9 +2,8 @@
 // on the camera's project, 201 with the provider's answer. The route checks the connection before any
 // image work, and records what was sent; the provider only says how to send it.
 import type { Static, TObject } from 'typebox';
-import type { ProjectRef } from '../../directory/directory.js';
-import { fromPathCamera, scoped } from '../../access/policy.js';
-import { actingUserId, allowedProject } from '../../http/principal-helpers.js';
+import { fromPathCamera, type ProjectRef, scoped } from '../../access/index.js';
+import { actingUserId, allowedProject } from '../../http/index.js';
 import { CameraParams } from './common-schemas.js';
 import type { ConnectorApp, ConnectorContext } from './provider.js';
 import { connectorErrors } from './routes.js';

@@ -11,8 +11,8 @@
 //   POST /rest/v1.0/images?project_id=…                       multipart image[data], image[image_category_id],
 //                                                             image[description], image[taken_at]
 import { Type } from 'typebox';
-import { fromPathProject, scoped } from '../../access/policy.js';
-import { actingUserId, allowedProject } from '../../http/principal-helpers.js';
+import { fromPathProject, scoped } from '../../access/index.js';
+import { actingUserId, allowedProject } from '../../http/index.js';
 import { cameraImage, SnapshotSourceFields } from '../framework/snapshot-source.js';
 import { connectorErrors } from '../framework/routes.js';
 import type { ConnectorApp, ConnectorContext, ConnectorProvider } from '../framework/provider.js';

@@ -1,6 +1,6 @@
 // The site connectors' tables: which remote site or device feeds which project (its webhook secret
 // sealed by site-links.ts), and the event ids each link has received.
-import type { PlatformDb } from '../../db/database.js';
+import type { PlatformDb } from '../../database.js';
 import { inTransaction } from '../../../lib/db/transaction.js';
 import type { SiteConnectorLinksTable } from './site-links-tables.js';
 

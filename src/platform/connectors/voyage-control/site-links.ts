@@ -3,15 +3,15 @@
 // connector vault: a copy of the database alone cannot forge a webhook), and the log of delivered event
 // ids that refuses replays. Shared by the voyage-control and doorbell connectors.
 import { randomBytes } from 'node:crypto';
-import type { PlatformDb } from '../../db/database.js';
+import type { PlatformDb } from '../../database.js';
 import { ApiError, validation } from '../../../lib/errors.js';
 import { newId } from '../../../lib/ids.js';
 import { TokenVault } from '../framework/token-vault.js';
 import type { ConnectorHost } from '../framework/connector-host.js';
 import * as repo from './site-links-repository.js';
-import { cameraRefByExid, cameraRefsByIds } from '../../cameras/cameras-repository.js';
-import { adminsOf } from '../../members/members-repository.js';
-import { projectRowByIdOrThrow } from '../../projects/projects-repository.js';
+import { cameraRefByExid, cameraRefsByIds } from '../../cameras/index.js';
+import { adminsOf } from '../../members/index.js';
+import { projectRowByIdOrThrow } from '../../projects/index.js';
 
 export interface SiteLink {
   id: string;

@@ -4,12 +4,12 @@
 // Shared by the voyage-control and doorbell connectors; each gives its headers and what to say.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { publicRoute } from '../../access/policy.js';
+import { publicRoute } from '../../access/index.js';
 import { connectorErrors } from '../framework/routes.js';
 import { WebhookParams, WebhookReply } from './site-routes-common.js';
 import { ApiError } from '../../../lib/errors.js';
 import type { ConnectorContext } from '../framework/provider.js';
-import type { NotificationType } from '../../notifications/notifications-tables.js';
+import type { NotificationType } from '../../notifications/index.js';
 import type { SiteLink, SiteLinks } from './site-links.js';
 import { keepRawJson, verifyWebhook } from './signed-webhook.js';
 

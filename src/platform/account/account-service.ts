@@ -1,20 +1,16 @@
-// People: their own record, features, roles and permissions, sessions and the session activities log.
-import type { PlatformDb } from '../db/database.js';
+// The signed-in person's own account: their record, features, roles and permissions, password,
+// sessions and the session activities log. It sits above sign-in (auth), the access directory and
+// projects, which it reads; the account records themselves are in users/.
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { hashPassword, verifyPassword } from '../../lib/auth/passwords.js';
 import { pageMeta } from '../../lib/http/pagination.js';
-import type { AccessDirectory } from '../directory/directory.js';
-import { ROLES, roleAllows, type Role } from '../access/policy.js';
-import type { ActivityAction } from '../auth/auth-tables.js';
-import type { Principal } from '../access/principal.js';
-import type { SessionStore } from '../auth/session-store.js';
-import type { LoginThrottle } from '../auth/login-throttle.js';
-import { checkPassword } from './create-user.js';
-import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/audit-log.js';
-import { toUserRecord, type UserRecord } from './user-record.js';
-import { emailsOf, findUserByEmail, findUserById, updateUser } from './users-repository.js';
-import { projectNamesOf } from '../projects/projects-repository.js';
-import { activitiesOf, liveSessionsOf, openSessionIdsOf } from '../auth/sessions-repository.js';
+import type { AccessDirectory } from '../directory/index.js';
+import { ROLES, roleAllows, type Role, type Principal } from '../access/index.js';
+import { type ActivityAction, type SessionStore, type LoginThrottle, activitiesOf, liveSessionsOf, openSessionIdsOf } from '../auth/index.js';
+import { checkPassword, toUserRecord, type UserRecord, emailsOf, findUserByEmail, findUserById, updateUser } from '../users/index.js';
+import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/index.js';
+import { projectNamesOf } from '../projects/index.js';
 
 /** What each role may do, in the words of docs/access-model.md (Roles). */
 export const ROLE_ACTIONS: Record<Role, string[]> = {
@@ -26,7 +22,7 @@ export const ROLE_ACTIONS: Record<Role, string[]> = {
 
 export const actionsOf = (role: Role): string[] => ROLES.filter((r) => roleAllows(role, r)).flatMap((r) => ROLE_ACTIONS[r]);
 
-export class UsersService {
+export class AccountService {
   constructor(
     private readonly db: PlatformDb,
     private readonly directory: AccessDirectory,

@@ -1,14 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { fromPathProject, scoped, type Role } from '../access/policy.js';
+import { fromPathProject, scoped, type Role } from '../access/index.js';
 import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
 import { PageQuery } from '../../lib/http/pagination.js';
-import { allowedProject } from '../http/principal-helpers.js';
-import { AuditPage } from '../audit/audit-schemas.js';
-import { ProjectRecord } from './project-record.js';
-import { PROJECT_STATUSES } from './projects-tables.js';
+import { allowedProject } from '../http/index.js';
+import { AuditPage } from '../audit/index.js';
+import { ProjectRecord, PROJECT_STATUSES, settingsActor } from '../projects/index.js';
 import { ApiError } from '../../lib/errors.js';
-import { settingsActor } from './settings-actor.js';
 import { defineRoutes } from '../plugins/feature.js';
 
 const Params = Type.Object({ exid: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -3,12 +3,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { fromPathProject, scoped, type Role } from '../access/policy.js';
+import { fromPathProject, scoped, type Role } from '../access/index.js';
 import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
-import { actingUserId, allowedProject } from '../http/principal-helpers.js';
-import type { StoredObject } from '../storage/object-store.js';
+import { actingUserId, allowedProject } from '../http/index.js';
+import type { StoredObject } from '../storage/index.js';
 import { Logo, Thumbnail } from './project-images-service.js';
-import { LOGO_POSITIONS } from './projects-tables.js';
+import { LOGO_POSITIONS } from '../projects/index.js';
 import { uploadBodyLimit } from './uploaded-image.js';
 import { defineRoutes } from '../plugins/feature.js';
 

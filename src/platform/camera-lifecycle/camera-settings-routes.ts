@@ -1,12 +1,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { fromPathCamera, scoped, type Role } from '../access/policy.js';
+import { fromPathCamera, scoped, type Role } from '../access/index.js';
 import { errorResponses, Nullable } from '../../lib/http/schemas.js';
 import { PageQuery } from '../../lib/http/pagination.js';
-import { AuditPage } from '../audit/audit-schemas.js';
-import { RecordingSettings, RecordingSettingsUpdate } from '../recordings/recording-settings.js';
+import { AuditPage } from '../audit/index.js';
+import { RecordingSettings, RecordingSettingsUpdate } from '../recordings/index.js';
 import { CameraSettings } from './camera-settings-service.js';
-import { settingsActor } from '../projects/settings-actor.js';
+import { settingsActor } from '../projects/index.js';
 import { defineRoutes } from '../plugins/feature.js';
 
 const Params = Type.Object({ camera_exid: Type.String({ minLength: 1, maxLength: 64 }) });

@@ -3,12 +3,12 @@
 // account — so a project can read a paid provider instead of the built-in weather.
 import { Type } from 'typebox';
 import { validation } from '../../../lib/errors.js';
-import { fromPathProject, scoped } from '../../access/policy.js';
-import { actingUserId, allowedProject } from '../../http/principal-helpers.js';
-import { connectorErrors } from '../../connectors/framework/routes.js';
+import { fromPathProject, scoped } from '../../access/index.js';
+import { actingUserId, allowedProject } from '../../http/index.js';
+import { connectorErrors } from '../framework/routes.js';
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { ConnectorContext } from '../../connectors/framework/provider.js';
+import type { ConnectorContext } from '../framework/provider.js';
 import type { WeatherApi } from './weather-provider.js';
 import { projectLocation } from './project-location.js';
 import { WeatherDay, WeatherNow } from './weather-record.js';

@@ -2,13 +2,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../lib/errors.js';
 import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
-import { scoped } from '../access/policy.js';
-import { logActivity } from '../auth/activities.js';
-import { auditContext } from '../audit/audit-log.js';
+import { scoped } from '../access/index.js';
+import { logActivity } from '../auth/index.js';
+import { auditContext } from '../audit/index.js';
 import { errorResponses, Nullable, StringEnum } from '../../lib/http/schemas.js';
-import { actingUserId } from '../http/principal-helpers.js';
-import { UserRecord } from './user-record.js';
-import { UsersService } from './users-service.js';
+import { actingUserId } from '../http/index.js';
+import { UserRecord } from '../users/index.js';
+import { AccountService } from './account-service.js';
 import { defineRoutes } from '../plugins/feature.js';
 
 const Id = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
@@ -46,7 +46,7 @@ export const userRoutes = defineRoutes(
   ['db', 'directory', 'sessions', 'loginThrottle', 'audit'],
   async (fastify, { db, directory, sessions, loginThrottle, audit }) => {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-    const users = new UsersService(db, directory, sessions, loginThrottle, audit);
+    const users = new AccountService(db, directory, sessions, loginThrottle, audit);
     const tags = ['users'];
     const info = { access: scoped(['user:info']) };
     // Account control: open to keys with the scope, never to an app's OAuth token (docs/oauth-mcp.md).

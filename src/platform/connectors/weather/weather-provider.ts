@@ -1,6 +1,6 @@
 // What the weather connectors' routes need from a provider: how to read the weather now and over one day
 // at a point through the framework's client. Each provider turns its own API into `weather-record.ts`.
-import type { ProviderClient } from '../../connectors/framework/provider-client.js';
+import type { ProviderClient } from '../framework/provider-client.js';
 import type { DayReading, WeatherReading } from './weather-record.js';
 
 export interface Point {

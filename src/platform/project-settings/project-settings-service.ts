@@ -1,26 +1,17 @@
 // A project's own settings (docs/settings.md): its update by admins; its transfer and deletion by the owner.
 // The access layer has already checked the role; this enforces what the ladder itself cannot (the new
 // owner must already be a member) and records every change in the audit log.
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import type { CacheFact, CacheRegistry } from '../../lib/cache/index.js';
-import { ROLES, type Role } from '../access/policy.js';
-import type { ProjectsTable } from './projects-tables.js';
-import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/audit-log.js';
-import type { DeletionHooks } from '../lifecycle/deletion-hooks.js';
-import type { NotificationsService } from '../notifications/notifications-service.js';
-import { isTimeZone } from './project-record.js';
-import type { CameraTeardown } from '../cameras/camera-teardown.js';
-import { camerasOfProject } from '../cameras/cameras-repository.js';
-import { membersOf } from '../members/members-repository.js';
-import { deleteProject, projectRowById, updateProject } from './projects-repository.js';
-import { transferProject } from './project-transfer.js';
-
-export interface SettingsActor {
-  userId: string;
-  role: Role;
-  audit: AuditContext;
-}
+import { ROLES, type Role } from '../access/index.js';
+import { type ProjectsTable, isTimeZone, deleteProject, projectRowById, updateProject, transferProject, type SettingsActor } from '../projects/index.js';
+import { SYSTEM_CONTEXT, type AuditLog } from '../audit/index.js';
+import type { DeletionHooks } from '../lifecycle/index.js';
+import type { NotificationsService } from '../notifications/index.js';
+import type { CameraTeardown } from '../camera-lifecycle/index.js';
+import { camerasOfProject } from '../cameras/index.js';
+import { membersOf } from '../members/index.js';
 
 export interface ProjectRef {
   id: string;

@@ -3,23 +3,25 @@
 // deletion. Every change drops the camera's cached facts; a connection change also stops its live
 // stream, so the next viewer gets the new address. Changes are audit events on the camera.
 import { Type, type Static } from 'typebox';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { validation } from '../../lib/errors.js';
 import { Nullable, StringEnum } from '../../lib/http/schemas.js';
 import { toBool } from '../../lib/db/index.js';
-import type { CamerasTable } from './cameras-tables.js';
-import { SYSTEM_CONTEXT } from '../audit/audit-log.js';
-import type { AuditLog } from '../audit/audit-log.js';
-import type { ConnectionDetails, HealthResult } from './connection/camera-connection.js';
-import type { CameraConnections } from './connection/connections.js';
-import { checkConnection, type CamerasService } from './cameras-service.js';
-import * as cameraRepo from './cameras-repository.js';
-import type { DeletionHooks } from '../lifecycle/deletion-hooks.js';
-import { isTimeZone } from '../projects/project-record.js';
-import { RecordingSettings, type RecordingSettingsService, type RecordingSettingsUpdate } from '../recordings/recording-settings.js';
+import {
+  type CamerasTable,
+  type ConnectionDetails,
+  type HealthResult,
+  type CameraConnections,
+  checkConnection,
+  type CamerasService,
+} from '../cameras/index.js';
+import { SYSTEM_CONTEXT, type AuditLog } from '../audit/index.js';
+import * as cameraRepo from '../cameras/index.js';
+import type { DeletionHooks } from '../lifecycle/index.js';
+import { isTimeZone, type SettingsActor } from '../projects/index.js';
+import { RecordingSettings, type RecordingSettingsService, type RecordingSettingsUpdate } from '../recordings/index.js';
 import type { CameraTeardown } from './camera-teardown.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
-import type { SettingsActor } from '../projects/project-settings-service.js';
 
 export const ConnectionView = Type.Object(
   {

@@ -1,5 +1,6 @@
 // Project settings: update, transfer, deletion (running every feature's deletion hooks), leaving, the
-// role ladder, the settings history, and the project's logos and thumbnail.
+// role ladder, the settings history, and the project's logos and thumbnail. A folder apart from
+// projects/ because deleting a project stops its cameras (camera-lifecycle), which import projects.
 import { defineFeature } from '../plugins/feature.js';
 import { ProjectImagesService } from './project-images-service.js';
 import { ProjectSettingsService } from './project-settings-service.js';

@@ -4,8 +4,8 @@
 // (HTTP 200 or 401) mean the credentials are refused.
 import { Type } from 'typebox';
 import { ApiError } from '../../../lib/errors.js';
-import type { ProviderClient } from '../../connectors/framework/provider-client.js';
-import type { ConnectorProvider } from '../../connectors/framework/provider.js';
+import type { ProviderClient } from '../framework/provider-client.js';
+import type { ConnectorProvider } from '../framework/provider.js';
 import { isObject, num, str, type WeatherApi } from './weather-provider.js';
 import { summarise, type WeatherHour } from './weather-record.js';
 import { weatherRoutes } from './weather-routes.js';

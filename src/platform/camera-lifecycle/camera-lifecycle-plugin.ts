@@ -1,5 +1,5 @@
 // A camera's settings, connection changes and deletion (which stops its live stream and runs every
-// feature's deletion hooks). Apart from cameras-plugin.ts because it needs live view and recordings,
+// feature's deletion hooks). Its own folder, above cameras, because it needs live view and recordings,
 // which themselves need cameras.
 import { defineFeature } from '../plugins/feature.js';
 import { CameraSettingsService } from './camera-settings-service.js';

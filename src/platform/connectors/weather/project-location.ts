@@ -1,8 +1,8 @@
 // Where a project is, for weather: the position of its first camera (oldest) that has one. Projects
 // carry no coordinates of their own; their cameras do.
-import type { PlatformDb } from '../../db/database.js';
+import type { PlatformDb } from '../../database.js';
 import { ApiError } from '../../../lib/errors.js';
-import { firstPlacedCamera } from '../../cameras/cameras-repository.js';
+import { firstPlacedCamera } from '../../cameras/index.js';
 
 export interface ProjectLocation {
   lat: number;

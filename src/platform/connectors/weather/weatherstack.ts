@@ -4,8 +4,8 @@
 // account) mean the key is refused — at connect a 400, afterwards 502 CONNECTOR_AUTH_EXPIRED.
 import { Type } from 'typebox';
 import { ApiError } from '../../../lib/errors.js';
-import type { ProviderClient } from '../../connectors/framework/provider-client.js';
-import type { ConnectorProvider } from '../../connectors/framework/provider.js';
+import type { ProviderClient } from '../framework/provider-client.js';
+import type { ConnectorProvider } from '../framework/provider.js';
 import { isObject, num, str, type Point, type WeatherApi } from './weather-provider.js';
 import { summarise, type WeatherHour } from './weather-record.js';
 import { weatherRoutes } from './weather-routes.js';

@@ -2,16 +2,16 @@
 // picture project lists show), both stored as images the platform re-encoded itself. A replaced image
 // gets a new object key, so a URL that named the old one never serves the new bytes from a cache.
 import { Type, type Static } from 'typebox';
-import type { PlatformDb } from '../db/database.js';
+import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { Nullable, StringEnum } from '../../lib/http/schemas.js';
 import { newId } from '../../lib/ids.js';
-import type { ObjectStore } from '../storage/object-store.js';
-import type { SnapshotReader } from '../recordings/snapshot-reader.js';
-import type { CamerasService } from '../cameras/cameras-service.js';
-import { LOGO_POSITIONS, type ProjectLogosTable, type ProjectThumbnailsTable } from './projects-tables.js';
+import type { ObjectStore } from '../storage/index.js';
+import type { SnapshotReader } from '../recordings/index.js';
+import type { CamerasService } from '../cameras/index.js';
+import { LOGO_POSITIONS, type ProjectLogosTable, type ProjectThumbnailsTable } from '../projects/index.js';
 import { decodeUpload, toLogo, toThumbnail } from './uploaded-image.js';
-import * as repo from './project-images-repository.js';
+import * as repo from '../projects/index.js';
 
 /** Logos a project may hold: enough for every partner on a site board. */
 export const MAX_LOGOS = 20;

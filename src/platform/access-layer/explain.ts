@@ -1,29 +1,23 @@
 // The access explainer: what the access layer would decide for one of your keys on a given request,
 // and why, step by step (in the order of docs/access-model.md). It gathers the same facts the request hook gathers and
 // asks the very same `decide` function; the steps only put those facts into words.
-import { isIP } from 'node:net';
 import FindMyWay, { type HTTPVersion } from 'find-my-way';
-import { ApiError } from '../../lib/errors.js';
-import { decide, type Decision, type ProjectFact } from '../access/decide.js';
-import { resolveProject } from '../access-layer/hook.js';
-import { policyOf, type RegisteredRoute } from '../access/registered-route.js';
-import type { AccessDirectory } from '../directory/directory.js';
-import type { AccessPolicy, ProjectSource, Role } from '../access/policy.js';
-import type { Principal } from '../access/principal.js';
-import { isScope, type Scope } from '../access/scopes.js';
-import type { ApiKeyRecord } from './api-key-record.js';
-import type { KeyGuard } from './key-guard.js';
-import { addressAllowed, compileAllowList } from './key-limits.js';
-
-export interface ExplainRequest {
-  method: string;
-  /** Path with an optional query string, e.g. `/v2/cameras/gate-abcde/ptz/status`. */
-  path: string;
-  /** The body's `project_exid`, for endpoints whose project comes from the body. */
-  project_exid?: string;
-  /** The address the request would come from, to check against the key's allow-list. */
-  ip?: string;
-}
+import {
+  decide,
+  type Decision,
+  type ProjectFact,
+  policyOf,
+  type RegisteredRoute,
+  type AccessPolicy,
+  type ProjectSource,
+  type Role,
+  type Principal,
+  isScope,
+  type Scope,
+} from '../access/index.js';
+import { resolveProject } from './hook.js';
+import type { AccessDirectory } from '../directory/index.js';
+import { type ApiKeyRecord, type ExplainRequest, type KeyGuard, addressAllowed, compileAllowList } from '../api-keys/index.js';
 
 export interface ExplainStep {
   step: 'key' | 'limits' | 'endpoint' | 'scopes' | 'project' | 'role';
@@ -215,10 +209,3 @@ export class AccessExplainer {
     return done(decision, endpoint);
   }
 }
-
-export const explainValidation = (input: ExplainRequest): void => {
-  if (!input.path.startsWith('/'))
-    throw new ApiError('VALIDATION_ERROR', 'path: must start with /', { details: [{ field: 'path', message: 'must start with /' }] });
-  if (input.ip !== undefined && !isIP(input.ip))
-    throw new ApiError('VALIDATION_ERROR', 'ip: must be an IPv4 or IPv6 address', { details: [{ field: 'ip', message: 'must be an IPv4 or IPv6 address' }] });
-};

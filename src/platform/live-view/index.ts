@@ -1,0 +1,3 @@
+// What other features use of live view: its service.
+// Other features import this file only (docs/architecture.md, Feature folders as modules).
+export { LiveViewService } from './live-view-service.js';

@@ -1,0 +1,4 @@
+// What other features use of the secrets: the secret store and the sealed-key loader.
+// Other features import this file only (docs/architecture.md, Feature folders as modules).
+export { loadSecretKey } from './secret-key.js';
+export { SecretStore } from './secret-store.js';
