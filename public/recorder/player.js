@@ -12,7 +12,7 @@ const CONNECT_WAIT_MS = 4000;
 const ICE_WAIT_MS = 2000;
 const RETRY_MS = 2000;
 
-export class Unauthorized extends Error {}
+class Unauthorized extends Error {}
 
 /** Resolves true once the video shows a frame, false after `ms`. */
 function firstFrame(video, ms) {

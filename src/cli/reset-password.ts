@@ -25,7 +25,7 @@ export interface PasswordReset {
 }
 
 /** 16 random bytes, 22 characters: well above the minimum length, easy to paste. */
-export const generatePassword = (): string => randomBytes(16).toString('base64url');
+const generatePassword = (): string => randomBytes(16).toString('base64url');
 
 export async function resetPassword(db: PlatformDb, email: string, given?: string): Promise<PasswordReset> {
   const password = given ?? generatePassword();

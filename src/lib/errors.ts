@@ -1,7 +1,7 @@
 // One list of error codes, one code-to-status map, one error body (docs/access-model.md, wire conventions).
 // Handlers and services throw ApiError; the error handler in `http/error-handler.ts` writes it.
 
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   VALIDATION_ERROR: 400,
   BAD_REQUEST: 400,
   UNAUTHORIZED: 401,

@@ -146,7 +146,7 @@ const mayHoldSecretValue = (s: string) => s.includes('olk_') || s.includes('eyJ'
 const holdsSecretValue = (s: string) => mayHoldSecretValue(s) && SECRET_VALUE.test(s);
 
 /** Replaces key and JWT values in any text. */
-export function redactSecretValues(text: string): string {
+function redactSecretValues(text: string): string {
   return mayHoldSecretValue(text) ? text.replace(SECRET_VALUES, CENSOR) : text;
 }
 

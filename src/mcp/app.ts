@@ -31,11 +31,11 @@ export interface McpAppOptions {
   metrics?: MetricsConfig;
 }
 
-export const MCP_SCOPES = ['mcp'];
+const MCP_SCOPES = ['mcp'];
 const VERSION = '0.1.0';
 
 /** RFC 9728: the metadata document's URL for a resource, with the resource's path appended. */
-export function protectedResourceMetadataUrl(resourceUrl: string): string {
+function protectedResourceMetadataUrl(resourceUrl: string): string {
   const u = new URL(resourceUrl);
   const path = u.pathname === '/' ? '' : u.pathname.replace(/\/+$/, '');
   return `${u.origin}/.well-known/oauth-protected-resource${path}`;

@@ -22,7 +22,7 @@ function hostnameOf(hostHeader: string): string | null {
 }
 
 /** An origin as browsers send it (`scheme://host[:port]`, default port omitted), or null. */
-export function normaliseOrigin(origin: string): string | null {
+function normaliseOrigin(origin: string): string | null {
   try {
     const u = new URL(origin);
     return u.origin === 'null' ? null : u.origin;

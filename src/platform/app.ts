@@ -75,8 +75,6 @@ export interface PlatformAppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
-export type PlatformApp = FastifyInstance;
-
 /** Each feature's services, in an order where every plugin comes after the ones it needs. */
 export const FEATURES = [
   secretsFeature,

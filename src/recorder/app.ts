@@ -21,7 +21,7 @@ import { systemRoutes } from './system/routes.js';
 import { webUiRoutes } from './web-ui/routes.js';
 import { registerRecorderMetrics } from './system/metrics.js';
 
-export const RECORDER_VERSION = '0.1.0';
+const RECORDER_VERSION = '0.1.0';
 
 export async function buildRecorderApp(opts: { config: RecorderConfig; db: RecorderDb; logger?: FastifyServerOptions['logger'] }): Promise<FastifyInstance> {
   const app = createBaseApp({

@@ -8,7 +8,7 @@ import { html } from './html.js';
 import { dateTime, Loaded } from './ui.js';
 
 /** The form the API compares plates in: upper case, no spaces, dashes or dots (src/platform/anpr/plate.ts). */
-export const normalisePlate = (raw) =>
+const normalisePlate = (raw) =>
   raw
     .normalize('NFKC')
     .replace(/[\s\-‐‑‒–—―−.·]+/gu, '')

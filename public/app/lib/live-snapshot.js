@@ -5,7 +5,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ApiError, signOut, token } from './api.js';
 import { html } from './html.js';
 
-export const snapshotPath = (camera) => `/v2/cameras/${encodeURIComponent(camera)}/live/snapshot.jpg`;
+const snapshotPath = (camera) => `/v2/cameras/${encodeURIComponent(camera)}/live/snapshot.jpg`;
 
 /**
  * { src, takenAt, error, loading } for the camera's live snapshot, fetched again every `everyMs`

@@ -2,7 +2,7 @@
 // a link cannot fetch it: the app fetches it as a blob and hands it to the browser as a download.
 import { api } from './api.js';
 
-export const fileName = (item) => {
+const fileName = (item) => {
   if (item.type === 'file' && item.file_name) return item.file_name;
   const base =
     item.title

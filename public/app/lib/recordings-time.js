@@ -40,7 +40,7 @@ export function localParts(tz, ms) {
 }
 
 /** Local time minus UTC in minutes at instant `ms`. */
-export function offsetMinutes(tz, ms) {
+function offsetMinutes(tz, ms) {
   const whole = Math.floor(ms / 1000) * 1000;
   const p = localParts(tz, whole);
   return Math.round((Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - whole) / 60_000);
@@ -103,7 +103,7 @@ export const longDate = (year, month, day) =>
     Date.UTC(year, month - 1, day),
   );
 
-export const daysInMonth = (year, month) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+const daysInMonth = (year, month) => new Date(Date.UTC(year, month, 0)).getUTCDate();
 
 /** Monday-first weeks of a month: arrays of 7 day numbers, null outside the month. */
 export function monthWeeks(year, month) {

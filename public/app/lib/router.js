@@ -28,6 +28,6 @@ export function useRoute() {
 }
 
 export const href = (...parts) => `#/${parts.map((p) => encodeURIComponent(p)).join('/')}`;
-export const go = (...parts) => {
+const go = (...parts) => {
   location.hash = href(...parts).slice(1);
 };

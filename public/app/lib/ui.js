@@ -22,7 +22,7 @@ export function Screen({ title, heading = title, tabs, actions, children }) {
 }
 
 /** Tabs are links (each screen has its own address); the current one says so to assistive technology. */
-export function Tabs({ items }) {
+function Tabs({ items }) {
   return html`
     <nav class="tabs" aria-label="Sections">
       <ul>

@@ -16,8 +16,8 @@ import {
 } from 'jose';
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 
-export const JWT_ISSUER = 'overlook';
-export const JWT_AUDIENCE = 'overlook-api';
+const JWT_ISSUER = 'overlook';
+const JWT_AUDIENCE = 'overlook-api';
 const ALG = 'ES256';
 
 /** How long a loaded key set is used before the loader is asked again (a rotation reaches every node within it). */

@@ -10,7 +10,7 @@
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError } from '../errors.js';
 
-export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
+const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 
 export interface SignInLimits {
   loginFailuresPerAccount: number;

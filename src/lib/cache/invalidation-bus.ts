@@ -19,7 +19,7 @@ interface Message {
   facts: [string, string][];
 }
 
-export interface BusLog {
+interface BusLog {
   info(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
 }

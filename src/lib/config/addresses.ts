@@ -29,7 +29,7 @@ export const DEFAULT_PORTS = {
 
 export type ServiceName = keyof typeof DEFAULT_PORTS;
 
-export const PORT_VARIABLES = {
+const PORT_VARIABLES = {
   platform: 'OVERLOOK_PORT',
   mcp: 'OVERLOOK_MCP_PORT',
   ai: 'OVERLOOK_AI_PORT',
@@ -37,7 +37,7 @@ export const PORT_VARIABLES = {
   recorder: 'OVERLOOK_RECORDER_PORT',
 } as const satisfies Record<ServiceName, string>;
 
-export function parsePort(value: string | number, what = 'port'): number {
+function parsePort(value: string | number, what = 'port'): number {
   const n = typeof value === 'number' ? value : Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`${what} must be an integer from 0 to 65535, got ${value}`);
   return n;

@@ -40,7 +40,7 @@ export interface AdminConfig {
 const ID = /^[a-z0-9][a-z0-9_-]{0,63}$/;
 
 /** OVERLOOK_OIDC_PROVIDERS: a JSON array of {id, name, issuer, client_id, client_secret, signup?}. */
-export function oidcProviders(raw: string | undefined): OidcProviderConfig[] {
+function oidcProviders(raw: string | undefined): OidcProviderConfig[] {
   if (!raw) return [];
   let list: unknown;
   try {

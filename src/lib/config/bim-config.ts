@@ -3,7 +3,7 @@
 // ANPR plate limits, and the BIM upload routes raise the request body limit to fit them.
 import type { PlatformEnvValues } from './env-schema.js';
 
-export const BIM_IMAGE_FORMATS = ['jpeg', 'png', 'webp'] as const;
+const BIM_IMAGE_FORMATS = ['jpeg', 'png', 'webp'] as const;
 export type BimImageFormat = (typeof BIM_IMAGE_FORMATS)[number];
 
 export interface BimConfig {

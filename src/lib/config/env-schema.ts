@@ -259,8 +259,8 @@ export const McpEnv = Type.Object(
   },
   strict,
 );
-export const AiEnv = Type.Object({ ...Common, OVERLOOK_AI_PORT: port('ai', 'the AI API'), ...ApiUrl }, strict);
-export const LabsEnv = Type.Object({ ...Common, OVERLOOK_LABS_PORT: port('labs', 'the Labs API'), ...ApiUrl }, strict);
+const AiEnv = Type.Object({ ...Common, OVERLOOK_AI_PORT: port('ai', 'the AI API'), ...ApiUrl }, strict);
+const LabsEnv = Type.Object({ ...Common, OVERLOOK_LABS_PORT: port('labs', 'the Labs API'), ...ApiUrl }, strict);
 
 /** Read by every service's HTTP server (src/lib/config/http-limits.ts). */
 export const HttpEnv = Type.Object(Http, strict);
@@ -274,4 +274,3 @@ export const SERVICE_ENV = { platform: PlatformEnv, recorder: RecorderEnv, mcp: 
 >;
 
 export type PlatformEnvValues = Static<typeof PlatformEnv>;
-export type RecorderEnvValues = Static<typeof RecorderEnv>;

@@ -165,14 +165,14 @@ export function platformConfig(flags: { dataDir?: string } = {}, env: Env = proc
   };
 }
 
-export interface ConnectorsConfig {
+interface ConnectorsConfig {
   /** OVERLOOK_CONNECTOR_TIMEOUT_MS: how long one provider request may take. */
   timeoutMs: number;
   /** Every OVERLOOK_* variable: each provider reads its own (see src/platform/connectors/framework/provider.ts). */
   env: Record<string, string | undefined>;
 }
 
-export interface OutboundConfig {
+interface OutboundConfig {
   allowedNetworks: Network[];
   own: Endpoint[];
 }
@@ -180,7 +180,7 @@ export interface OutboundConfig {
 export type StorageConfig = { kind: 'fs' } | { kind: 's3'; endpoint?: string; bucket: string; region: string; accessKeyId?: string; secretAccessKey?: string };
 
 /** OVERLOOK_NODE_URL checked: an http(s) URL with no credentials, query or fragment, without its trailing slash. */
-export function nodeUrl(value: string | undefined): string | undefined {
+function nodeUrl(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   let u: URL;
   try {
@@ -195,7 +195,7 @@ export function nodeUrl(value: string | undefined): string | undefined {
 }
 
 /** OVERLOOK_STORAGE=s3 with OVERLOOK_S3_* picks an S3-compatible bucket (path-style addressing). */
-export function storageConfig(env: PlatformEnvValues): StorageConfig {
+function storageConfig(env: PlatformEnvValues): StorageConfig {
   if (env.OVERLOOK_STORAGE === 'fs') return { kind: 'fs' };
   const bucket = env.OVERLOOK_S3_BUCKET;
   if (!bucket) throw new Error('OVERLOOK_STORAGE=s3 needs OVERLOOK_S3_BUCKET');

@@ -5,7 +5,7 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, PostgresDialect, SqliteDialect, type SqliteDatabase } from 'kysely';
 
-export type Dialect = 'sqlite' | 'postgres';
+type Dialect = 'sqlite' | 'postgres';
 
 /** A database of schema `S` (the platform's `PlatformDb`, the recorder's `RecorderDb`). */
 export interface Db<S> {
@@ -71,7 +71,7 @@ export function openDb<S>(opts: DbOptions): Db<S> {
 }
 
 /** Mode 0600 on a SQLite database and its -wal and -shm files (made by an older version with the umask's mode). */
-export function ownerOnly(file: string): void {
+function ownerOnly(file: string): void {
   for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
 }
 
@@ -79,7 +79,7 @@ export function ownerOnly(file: string): void {
  * Kysely's SQLite driver prepares every query anew; preparing costs more than running a small
  * query, so prepared statements are kept per SQL text (Kysely's SQL text is stable per query shape).
  */
-export function withStatementCache(sqlite: SQLite.Database, limit = 500): SqliteDatabase {
+function withStatementCache(sqlite: SQLite.Database, limit = 500): SqliteDatabase {
   const cache = new Map<string, SQLite.Statement>();
   return {
     close: () => sqlite.close(),

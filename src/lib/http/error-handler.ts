@@ -1,11 +1,11 @@
 // One error handler and one not-found handler for every service: the error body of docs/access-model.md,
 // framework errors mapped to our codes, and internal detail kept in the logs (a log id goes to the client).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, type ErrorBody, type ErrorCode } from '../errors.js';
+import { ApiError, type ErrorCode } from '../errors.js';
 import { isDatabaseUnreachable } from '../db/unreachable.js';
 
 /** Seconds a client is asked to wait when the database cannot be reached (docs/deploy.md). */
-export const DATABASE_RETRY_AFTER_S = 2;
+const DATABASE_RETRY_AFTER_S = 2;
 
 const FRAMEWORK_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'VALIDATION_ERROR',
@@ -33,7 +33,7 @@ function validationDetails(err: FastifyError): { field: string; message: string 
   });
 }
 
-export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
+function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
   for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
   if (err.status === 401 && !reply.hasHeader('www-authenticate')) {
     reply.header('www-authenticate', 'Bearer realm="overlook"');
@@ -45,7 +45,7 @@ export function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
     .send({ ...err.toBody(), request_id: reply.request.id });
 }
 
-export function toApiError(error: unknown, request: FastifyRequest): ApiError {
+function toApiError(error: unknown, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
   const err = error as FastifyError;
   if (err?.validation) {
@@ -87,16 +87,3 @@ export function installErrorHandling(app: FastifyInstance, onNotFound?: (request
     return sendError(reply, new ApiError('NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`.slice(0, 300)));
   });
 }
-
-export const ErrorBodySchema = {
-  type: 'object',
-  properties: {
-    code: { type: 'string' },
-    message: { type: 'string' },
-    details: {},
-    request_id: { type: 'string' },
-  },
-  required: ['code', 'message'],
-} as const;
-
-export type { ErrorBody };

@@ -4,7 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.js';
 
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 /** The deepest nesting of objects and arrays in a JSON text (strings are skipped). */
 export function jsonDepth(text: string): number {

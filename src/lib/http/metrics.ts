@@ -22,7 +22,7 @@ declare module 'fastify' {
 }
 
 /** The route label of requests no route matched (a template always starts with `/`). */
-export const UNMATCHED_ROUTE = 'unmatched';
+const UNMATCHED_ROUTE = 'unmatched';
 
 /** The statuses a refusal counts under: no credential, not allowed, too many. */
 const REFUSALS = new Set([401, 403, 429]);

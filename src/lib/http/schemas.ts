@@ -19,11 +19,6 @@ export const errorResponses = (...statuses: number[]): Record<number, TSchema> =
   Object.fromEntries([400, 401, 403, 404, 413, 429, ...statuses].map((s) => [s, ErrorRef]));
 
 export const Timestamp = Type.String({ format: 'date-time' });
-export const NullableTimestamp = Type.Union([Type.String({ format: 'date-time' }), Type.Null()]);
-export const Exid = Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-z0-9][a-z0-9-]*$' });
-export const Uuid = Type.String({ minLength: 1, maxLength: 64 });
-export const Email = Type.String({ format: 'email', maxLength: 254 });
-export const Ok = Type.Object({ ok: Type.Boolean() });
 
 /**
  * `T | null` as `type: [T, "null"]` rather than `anyOf`: the response serializer handles a type list

@@ -10,7 +10,7 @@ import type { ErrorBody, ErrorCode } from '../errors.js';
 import { REQUEST_ID_HEADER } from './request-id.js';
 
 /** How often Node looks for connections past their deadline (its default, 30 s, lets a slow client overstay). */
-export const DEADLINE_CHECK_MS = 1000;
+const DEADLINE_CHECK_MS = 1000;
 
 /** Fastify server options that set the deadlines. */
 export const deadlineOptions = (limits: HttpLimits) => ({

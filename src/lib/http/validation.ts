@@ -35,7 +35,7 @@ function holdsNul(value: unknown, depth = 0): boolean {
 }
 
 /** Longest request target (path and query) any route needs; Node itself refuses past its 16 KiB header limit. */
-export const MAX_URL_LENGTH = 8192;
+const MAX_URL_LENGTH = 8192;
 
 /** Why a request target is refused before anything else looks at it (too long, a NUL), or undefined. */
 export function urlRefusal(url: string): ApiError | undefined {

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-export const KEY_BYTES = 32;
+const KEY_BYTES = 32;
 
 export interface KeyFileOptions {
   /** The key as given in the environment (base64), which wins over the file. */

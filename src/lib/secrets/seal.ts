@@ -19,7 +19,7 @@ export interface SealFormat {
   prefix: string;
 }
 
-export const SEALED_V1: SealFormat = { salt: 'overlook-sealed', infoPrefix: 'overlook/sealed/', prefix: 'sealed:v1.' };
+const SEALED_V1: SealFormat = { salt: 'overlook-sealed', infoPrefix: 'overlook/sealed/', prefix: 'sealed:v1.' };
 
 export class Sealer {
   private readonly key: Buffer;

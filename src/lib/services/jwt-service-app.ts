@@ -13,7 +13,7 @@ import { bearerToken } from '../auth/bearer.js';
 import { PlatformSessionCheck, type PlatformUser } from '../auth/platform-session-check.js';
 
 /** Where a service takes the JWT from: `Authorization: Bearer`, or the AI API's `x-api-key`. */
-export type JwtHeader = 'authorization' | 'x-api-key';
+type JwtHeader = 'authorization' | 'x-api-key';
 
 export interface JwtServiceOptions {
   name: string;

@@ -34,7 +34,7 @@ export interface TokenGrant {
   subject: string | null;
 }
 
-export interface Refusal {
+interface Refusal {
   outcome: 'refuse';
   code: ErrorCode;
   message: string;
@@ -52,7 +52,7 @@ export function insufficientScopeHeader(scopes: readonly Scope[]): string {
   return `ApiKey realm="overlook", error="insufficient_scope", scope="${scopes.join(' ')}"`;
 }
 
-export const UNAUTHENTICATED_CHALLENGE = 'Bearer realm="overlook", ApiKey realm="overlook", header="x-access-key"';
+const UNAUTHENTICATED_CHALLENGE = 'Bearer realm="overlook", ApiKey realm="overlook", header="x-access-key"';
 
 export const tokenChallenge = (kind: TokenKind) =>
   kind === 'media' ? 'Token realm="overlook", param="token", error="invalid_token"' : 'Bearer realm="overlook-ingestion", error="invalid_token"';

@@ -48,7 +48,7 @@ export const ACCOUNT_CONTROLS = {
   profile: 'your password, e-mail or name',
   admin: 'platform administration',
 } as const;
-export type AccountControl = keyof typeof ACCOUNT_CONTROLS;
+type AccountControl = keyof typeof ACCOUNT_CONTROLS;
 
 interface DelegationRule {
   /** This route controls the person's account: closed to OAuth access tokens, whatever their scopes. */
@@ -70,7 +70,7 @@ interface PersonRule {
  * `media` (a short-lived signed token in `?token=` on HLS playlists and segments, for players that
  * cannot send headers) and `ingestion` (a camera's or recorder's token for pushing events).
  */
-export const TOKEN_KINDS = ['media', 'ingestion'] as const;
+const TOKEN_KINDS = ['media', 'ingestion'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
 
 export type AccessPolicy =

@@ -26,6 +26,4 @@ export type Principal =
       projectIds: ReadonlySet<string>;
     };
 
-export type PersonPrincipal = Extract<Principal, { kind: 'user' }>;
-export type KeyPrincipal = Extract<Principal, { kind: 'key' }>;
 export const ANONYMOUS: Principal = { kind: 'anonymous' };

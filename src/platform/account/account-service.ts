@@ -13,14 +13,14 @@ import { SYSTEM_CONTEXT, type AuditContext, type AuditLog } from '../audit/index
 import { projectNamesOf } from '../projects/index.js';
 
 /** What each role may do, in the words of docs/access-model.md (Roles). */
-export const ROLE_ACTIONS: Record<Role, string[]> = {
+const ROLE_ACTIONS: Record<Role, string[]> = {
   viewer: ['read_project', 'read_cameras', 'read_recordings', 'live_view', 'read_features'],
   editor: ['ptz_control', 'take_snapshots', 'write_media_hub', 'write_bim', 'write_comments', 'write_video_walls', 'write_progress_photos'],
   admin: ['manage_members', 'manage_roles', 'manage_logos', 'manage_thumbnails', 'manage_camera_settings', 'update_project', 'manage_connectors'],
   owner: ['transfer_project', 'delete_project'],
 };
 
-export const actionsOf = (role: Role): string[] => ROLES.filter((r) => roleAllows(role, r)).flatMap((r) => ROLE_ACTIONS[r]);
+const actionsOf = (role: Role): string[] => ROLES.filter((r) => roleAllows(role, r)).flatMap((r) => ROLE_ACTIONS[r]);
 
 export class AccountService {
   constructor(

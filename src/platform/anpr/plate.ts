@@ -2,7 +2,7 @@
 // count and watch-list match works on the normalised form, so one car is one plate whatever the spacing.
 import { validation } from '../../lib/errors.js';
 
-export const MAX_PLATE_LENGTH = 20;
+const MAX_PLATE_LENGTH = 20;
 // Spaces of any kind, and the dashes and dots plates are printed or read with.
 const SEPARATORS = /[\s\-‐‑‒–—―−.·]+/gu;
 const PLATE = new RegExp(`^[\\p{L}\\p{N}]{1,${MAX_PLATE_LENGTH}}$`, 'u');

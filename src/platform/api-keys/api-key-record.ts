@@ -2,7 +2,7 @@
 import { Type, type Static } from 'typebox';
 import type { ApiKeysTable } from './api-keys-tables.js';
 
-export const KEY_STATUSES = ['valid', 'expired', 'revoked'] as const;
+const KEY_STATUSES = ['valid', 'expired', 'revoked'] as const;
 export type KeyStatus = (typeof KEY_STATUSES)[number];
 
 export const ApiKeyRecord = Type.Object(

@@ -25,7 +25,7 @@ export interface KeyInput {
 }
 
 /** Keys live at most this long; a longer-lived credential should be a deliberate new key. */
-export const MAX_KEY_LIFETIME_DAYS = 3650;
+const MAX_KEY_LIFETIME_DAYS = 3650;
 
 export class ApiKeysService {
   constructor(

@@ -28,7 +28,6 @@ const apiKeyProjects = table({
   api_key_id: text(),
   project_id: text(),
 });
-export type ApiKeyProjectsTable = TableType<typeof apiKeyProjects>;
 
 /** The per-key request counts on PostgreSQL, shared by every node (rate-limiter-flexible's layout; empty on SQLite). */
 const apiKeyRateCounts = table({
@@ -37,7 +36,6 @@ const apiKeyRateCounts = table({
   /** When the count ends, in milliseconds since the epoch. */
   expire: nullable(integer()),
 });
-export type ApiKeyRateCountsTable = TableType<typeof apiKeyRateCounts>;
 
 export const apiKeysTables = { api_keys: apiKeys, api_key_projects: apiKeyProjects, api_key_rate_counts: apiKeyRateCounts };
 export type ApiKeysTables = TablesType<typeof apiKeysTables>;

@@ -95,15 +95,6 @@ export class KeyStore {
   }
 
   /**
-   * What `lookup` answers, when memory alone can tell (a value of the wrong length, or a key in the
-   * cache): no promise, no await (the access check runs on every request). Undefined: ask `lookup`.
-   */
-  lookupCached(value: string, now = Date.now()): KeyLookup | undefined {
-    if (value.length !== API_KEY_LENGTH) return { ok: false, reason: 'malformed' };
-    return this.cachedVerdict(hashApiKey(value), now);
-  }
-
-  /**
    * A cached key was found by this hash, so the value is that key's and well formed: its shape and
    * checksum are checked only before the database is asked (about a µs per request saved).
    */

@@ -20,7 +20,7 @@ export const AuditQueryString = {
   ...PageQuery,
 };
 
-export const AuditEvent = Type.Object({
+const AuditEvent = Type.Object({
   id: Type.String(),
   created_at: Type.String(),
   action: Type.String(),

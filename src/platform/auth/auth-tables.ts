@@ -63,7 +63,6 @@ const loginThrottle = table({
   /** When the window or the block ends, in milliseconds since the epoch. */
   expire: nullable(integer()),
 });
-export type LoginThrottleTable = TableType<typeof loginThrottle>;
 
 export const authTables = {
   sessions,

@@ -117,9 +117,9 @@ export class SessionStore {
 
   /**
    * What `lookup` answers, when memory alone can tell (a token verified before whose session is in the
-   * cache): no promise, no await (the access check runs on every request). Undefined: ask `lookup`.
+   * cache). Undefined: verify and load.
    */
-  lookupCached(token: string, now = Date.now()): SessionLookup | undefined {
+  private lookupCached(token: string, now = Date.now()): SessionLookup | undefined {
     const claims = this.verified.get(token);
     if (!claims) return undefined;
     const session = this.sessions.get(claims.sid);

@@ -9,7 +9,7 @@ import { ApiError, validation } from '../../lib/errors.js';
 const DATA_URI = /^data:image\/[a-z0-9.+-]+;base64,/i;
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
-export const CONTENT_TYPES: Record<BimImageFormat, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
+const CONTENT_TYPES: Record<BimImageFormat, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 const EXTENSIONS: Record<BimImageFormat, string> = { jpeg: 'jpg', png: 'png', webp: 'webp' };
 
 export interface CheckedImage {

@@ -6,7 +6,7 @@ import { BimCapturesService } from './bim-captures-service.js';
 import { BimLayersService } from './bim-layers-service.js';
 import { objectKeysOf } from './bim-repository.js';
 
-export interface BimServices {
+interface BimServices {
   /** Captures, nearest-for-a-date, pending renders and camera parameters. */
   captures: BimCapturesService;
   layers: BimLayersService;

@@ -40,7 +40,7 @@ export const BimPending = Type.Object({
 });
 export type BimPending = Static<typeof BimPending>;
 
-export const Position = Type.Object(
+const Position = Type.Object(
   {
     x: Type.Number({ minimum: -1e8, maximum: 1e8 }),
     y: Type.Number({ minimum: -1e8, maximum: 1e8 }),
@@ -48,7 +48,7 @@ export const Position = Type.Object(
   },
   { additionalProperties: false, description: 'Metres, in the model’s coordinate system' },
 );
-export const Rotation = Type.Object(
+const Rotation = Type.Object(
   {
     yaw: Type.Number({ minimum: -360, maximum: 360, description: 'Degrees, heading around the vertical axis' }),
     pitch: Type.Number({ minimum: -90, maximum: 90, description: 'Degrees, up positive' }),

@@ -23,7 +23,7 @@ import { RecordingSettings, type RecordingSettingsService, type RecordingSetting
 import type { CameraTeardown } from './camera-teardown.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
 
-export const ConnectionView = Type.Object(
+const ConnectionView = Type.Object(
   {
     snapshot_url: Nullable(Type.String()),
     rtsp_url: Nullable(Type.String()),

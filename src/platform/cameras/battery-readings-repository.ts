@@ -28,7 +28,7 @@ export async function recordReading(db: PlatformDb, cameraId: string, at: Date, 
   return true;
 }
 
-export function checkRange(from?: string, to?: string): { from?: string; to?: string } {
+function checkRange(from?: string, to?: string): { from?: string; to?: string } {
   const parse = (v: string | undefined, field: string) => {
     if (v === undefined) return undefined;
     const t = parseRfc3339(v);

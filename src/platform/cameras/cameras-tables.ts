@@ -36,7 +36,6 @@ const cameraNotes = table({
   is_public: flag(),
   created_at: timestamp(),
 });
-export type CameraNotesTable = TableType<typeof cameraNotes>;
 
 const batteryReadings = table({
   id: text(),
@@ -45,7 +44,6 @@ const batteryReadings = table({
   percentage: nullable(real()),
   recorded_at: timestamp(),
 });
-export type BatteryReadingsTable = TableType<typeof batteryReadings>;
 
 export const camerasTables = { cameras, camera_notes: cameraNotes, battery_readings: batteryReadings };
 export type CamerasTables = TablesType<typeof camerasTables>;

@@ -45,7 +45,7 @@ export interface Actor {
 const MENTION = /(?:^|[^\w.+-])@([\w.+-]+@[\w-]+(?:\.[\w-]+)+)/g;
 
 /** The e-mails mentioned in a text, lower-cased, each once. */
-export function mentionedEmails(text: string): string[] {
+function mentionedEmails(text: string): string[] {
   return [...new Set([...text.matchAll(MENTION)].map((m) => m[1]!.toLowerCase()))];
 }
 

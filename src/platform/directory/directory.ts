@@ -75,24 +75,6 @@ export class AccessDirectory {
     return (await this.rolesOf(userId)).get(projectId) ?? null;
   }
 
-  // The same facts when memory holds them, without a promise (the access check runs on every request).
-  // Undefined: not in memory, ask the method above.
-
-  projectByExidCached(exid: string): ProjectFact | undefined {
-    const ref = this.projectsByExid.get(exid);
-    return ref && { found: true, ...ref };
-  }
-
-  projectOfCameraCached(cameraExid: string): ProjectFact | undefined {
-    const ref = this.projectsByCamera.get(cameraExid);
-    return ref && { found: true, ...ref };
-  }
-
-  roleOfCached(userId: string, projectId: string): Role | null | undefined {
-    const roles = this.memberships.get(userId);
-    return roles && (roles.get(projectId) ?? null);
-  }
-
   /**
    * The projects a caller may see in lists: a person's memberships; for a key, the key's list
    * intersected with its owner's memberships (a key never exceeds its owner).

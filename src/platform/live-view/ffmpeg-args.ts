@@ -3,11 +3,11 @@
 // itself: a test pattern with the camera's name and its local clock drawn on it.
 
 /** Segment length in seconds: short, so a viewer sees the picture within a few seconds. */
-export const HLS_SEGMENT_SECONDS = 2;
+const HLS_SEGMENT_SECONDS = 2;
 /** Segments kept in the live playlist (older ones are deleted by ffmpeg). */
-export const HLS_LIST_SIZE = 6;
+const HLS_LIST_SIZE = 6;
 export const PLAYLIST_FILE = 'live.m3u8';
-export const SEGMENT_PATTERN = 'seg_%06d.ts';
+const SEGMENT_PATTERN = 'seg_%06d.ts';
 /** What a segment ffmpeg writes is called: anything else is refused before the disk is touched. */
 export const SEGMENT_NAME = /^seg_\d{6,9}\.ts$/;
 

@@ -22,7 +22,7 @@ export interface StreamSpec {
 }
 
 /** How long a first playlist may take (RTSP connection, first keyframe, first segment). */
-export const START_TIMEOUT_MS = 20_000;
+const START_TIMEOUT_MS = 20_000;
 const KILL_GRACE_MS = 3000;
 
 /** Credentials in any URL ffmpeg prints are masked before a line reaches the log. */

@@ -10,8 +10,8 @@ import { PLAYLIST_FILE, SEGMENT_NAME } from './ffmpeg-args.js';
 /** Marks a request one node passed to another, so that it is never passed on again. */
 export const FORWARDED_HEADER = 'x-overlook-forwarded';
 /** How long the other node may take to answer (its headers), and to send the body. */
-export const PROXY_HEADERS_TIMEOUT_MS = 5000;
-export const PROXY_BODY_TIMEOUT_MS = 10_000;
+const PROXY_HEADERS_TIMEOUT_MS = 5000;
+const PROXY_BODY_TIMEOUT_MS = 10_000;
 
 const KEPT_HEADERS = ['content-type', 'content-length', 'cache-control', 'retry-after', 'www-authenticate'] as const;
 

@@ -16,7 +16,7 @@ export const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
 const minutesOf = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
 /** Whether the instant falls in the schedule, read in the time zone `tz`. */
-export function inSchedule(s: DailySchedule, tz: string, ms: number): boolean {
+function inSchedule(s: DailySchedule, tz: string, ms: number): boolean {
   const local = new Date(ms + offsetMinutes(tz, ms) * 60_000);
   const minute = local.getUTCHours() * 60 + local.getUTCMinutes();
   if (s.days && !s.days.includes(local.getUTCDay())) return false;
@@ -31,7 +31,7 @@ export function localStamp(tz: string, ms: number): string {
 }
 
 /** Evenly spaced picks of at most `max` items, always keeping the first and the last. */
-export function thin<T>(items: T[], max: number): T[] {
+function thin<T>(items: T[], max: number): T[] {
   if (items.length <= max) return items;
   if (max <= 1) return items.slice(0, 1);
   const out: T[] = [];

@@ -22,7 +22,7 @@ const POLL_MS = 5000;
 
 const MEDIA_PREFIX = 'media:';
 /** The lease of a job's render. */
-export const mediaLease = (id: string) => `${MEDIA_PREFIX}${id}`;
+const mediaLease = (id: string) => `${MEDIA_PREFIX}${id}`;
 
 export class MediaJobRunner {
   private running = 0;

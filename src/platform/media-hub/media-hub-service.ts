@@ -18,7 +18,7 @@ import { mediaKey, type VideoOptions } from './renderers.js';
 import { checkedFile, checkedLogo, imageThumbnail } from './uploads.js';
 
 /** Clips are short: longer spans are what timelapses are for. */
-export const CLIP_MAX_MS = 24 * 3_600_000;
+const CLIP_MAX_MS = 24 * 3_600_000;
 const DEFAULT_WIDTH = 640;
 
 export interface ListQuery {

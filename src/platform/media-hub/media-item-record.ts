@@ -6,8 +6,6 @@ import { toBool } from '../../lib/db/index.js';
 import { KINDS, STATUSES, type Kind, type MediaHubItemsTable, type Status } from './media-hub-tables.js';
 import { Nullable, StringEnum } from '../../lib/http/schemas.js';
 
-export const RENDERED_KINDS: readonly Kind[] = ['clip', 'compare', 'timelapse'];
-
 export const MediaItem = Type.Object(
   {
     id: Type.String(),

@@ -24,16 +24,16 @@ export interface VideoOptions {
   timestamp: boolean;
   logo_position?: 'top-left' | 'top-right' | 'bottom-left' | 'bottom-right';
 }
-export interface TimelapseOptions extends VideoOptions {
+interface TimelapseOptions extends VideoOptions {
   /** Seconds of video. */
   duration: number;
   schedule?: DailySchedule | null;
 }
-export interface ClipOptions extends VideoOptions {
+interface ClipOptions extends VideoOptions {
   /** Recorded frames shown per second. */
   fps: number;
 }
-export interface CompareOptions {
+interface CompareOptions {
   width: number;
   timestamp: boolean;
   before_date: string;
@@ -65,7 +65,7 @@ export interface RenderResult {
 }
 
 /** Output frame rate of clips and timelapses. */
-export const OUTPUT_FPS = 25;
+const OUTPUT_FPS = 25;
 const TIME_LIMIT_MS = 15 * 60_000;
 const DRAW = 'font=DejaVu Sans:fontcolor=white:box=1:boxcolor=black@0.55:boxborderw=6';
 

@@ -8,7 +8,7 @@ export type FileType = (typeof FILE_TYPES)[number];
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
-export function decodeBase64(field: string, raw: string, maxBytes: number): Buffer {
+function decodeBase64(field: string, raw: string, maxBytes: number): Buffer {
   const body = raw.replace(/^data:[\w.+-]+\/[\w.+-]+;base64,/, '').replace(/\s+/g, '');
   if (body.length === 0 || body.length % 4 !== 0 || !BASE64.test(body)) throw validation(field, 'must be base64 (a data: URI is accepted)');
   const bytes = Buffer.from(body, 'base64');
@@ -17,7 +17,7 @@ export function decodeBase64(field: string, raw: string, maxBytes: number): Buff
 }
 
 /** The type the bytes really are, or null when none of the accepted ones. */
-export function sniff(b: Buffer): FileType | null {
+function sniff(b: Buffer): FileType | null {
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
   if (b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
   if (b.length >= 6 && (b.subarray(0, 6).toString('latin1') === 'GIF87a' || b.subarray(0, 6).toString('latin1') === 'GIF89a')) return 'image/gif';

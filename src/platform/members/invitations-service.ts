@@ -17,7 +17,7 @@ import * as repo from './invitations-repository.js';
 import { insertMember, memberOf } from './members-repository.js';
 
 /** How long an invitation waits; adding the e-mail again starts it afresh. */
-export const INVITATION_DAYS = 14;
+const INVITATION_DAYS = 14;
 
 export type InvitedRole = Exclude<Role, 'owner'>;
 

@@ -14,7 +14,7 @@ declare module '../plugins/feature.js' {
 }
 
 /** Most pending media jobs counted per scrape: the gauge says "at least" beyond it, and the query stays bounded. */
-export const QUEUE_COUNT_CAP = 10_000;
+const QUEUE_COUNT_CAP = 10_000;
 
 /** The kinds of background work (docs/deploy.md, Background work); a lease name is `<kind>:<what>`. */
 const WORK_KINDS = ['camera', 'retention', 'media', 'live', 'recorder-node'] as const;

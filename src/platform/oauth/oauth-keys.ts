@@ -30,7 +30,7 @@ function parse(text: string, where: string): OauthKeys {
   return v as OauthKeys;
 }
 
-export const OAUTH_KEYS_KIND = 'oauth-keys';
+const OAUTH_KEYS_KIND = 'oauth-keys';
 /** The key file of data dirs made before the keys moved to the database. */
 const LEGACY_FILE = 'oauth-keys.json';
 

@@ -28,7 +28,7 @@ export const HASHED_PREFIX = 'sha256.';
 
 const digest = (value: string) => HASHED_PREFIX + hash('sha256', value, 'base64url');
 
-export const isHashed = (stored: unknown): stored is string => typeof stored === 'string' && stored.startsWith(HASHED_PREFIX);
+const isHashed = (stored: unknown): stored is string => typeof stored === 'string' && stored.startsWith(HASHED_PREFIX);
 
 /** The id a record of the model is stored under: the digest of a token's value, any other model's id as is. */
 export const storedIdOf = (model: string, id: string): string => (HASHED_ID_MODELS.has(model) ? digest(id) : id);
@@ -41,7 +41,7 @@ export function withHashedSecret<T extends Record<string, unknown>>(metadata: T)
 }
 
 /** Whether the presented secret is the client's: compares digests in constant time. */
-export function clientSecretMatches(stored: unknown, presented: unknown): boolean {
+function clientSecretMatches(stored: unknown, presented: unknown): boolean {
   if (typeof stored !== 'string' || typeof presented !== 'string' || presented.length === 0 || presented.length > 1024) return false;
   const expected = isHashed(stored) ? Buffer.from(stored.slice(HASHED_PREFIX.length), 'base64url') : hash('sha256', stored, 'buffer');
   const given = hash('sha256', presented, 'buffer');

@@ -20,7 +20,7 @@ import { CHECKED_METADATA, ClientRegistrations, checkClientMetadata } from './cl
 import { showAuthorizationErrors } from './authorization-errors.js';
 import type { OidcProviderModule } from './load-oidc-provider.js';
 /** The session id an OAuth access token's principal carries: the grant it belongs to. */
-export const OAUTH_SESSION_PREFIX = 'oauth:';
+const OAUTH_SESSION_PREFIX = 'oauth:';
 
 /** Where oidc-provider's own endpoints are mounted in the main API. */
 export const OAUTH_PREFIX = '/oauth';

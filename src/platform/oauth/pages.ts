@@ -33,7 +33,7 @@ ${opts.error ? `<p class="error" role="alert">${esc(opts.error)}</p>` : ''}
 
 const controls = Object.values(ACCOUNT_CONTROLS);
 /** What the consent page promises, from the catalogue the access decision enforces. */
-export const DELEGATION_LIMITS = `It can never do more than you can yourself, and never manages ${controls.slice(0, -1).join(', ')} or ${controls.at(-1)!}.`;
+const DELEGATION_LIMITS = `It can never do more than you can yourself, and never manages ${controls.slice(0, -1).join(', ')} or ${controls.at(-1)!}.`;
 
 export function renderConsentPage(opts: {
   uid: string;

@@ -1,7 +1,7 @@
 // The scopes a client may ask the authorization server for, with the sentence the consent page shows.
 export const MCP_SCOPE = 'mcp';
 
-export const OAUTH_SCOPE_DESCRIPTIONS: Record<string, string> = {
+const OAUTH_SCOPE_DESCRIPTIONS: Record<string, string> = {
   openid: 'Confirm who you are (your account id)',
   email: 'See your e-mail address',
   profile: 'See your name',

@@ -14,7 +14,7 @@ import { decodeUpload, toLogo, toThumbnail } from './uploaded-image.js';
 import * as repo from '../projects/index.js';
 
 /** Logos a project may hold: enough for every partner on a site board. */
-export const MAX_LOGOS = 20;
+const MAX_LOGOS = 20;
 
 export const Logo = Type.Object(
   {

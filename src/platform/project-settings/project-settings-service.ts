@@ -19,7 +19,7 @@ export interface ProjectRef {
 }
 
 /** What each role may do, as `GET /v2/projects/{exid}/roles` shows it (docs/access-model.md, Roles). */
-export const ROLE_LADDER: { role: Role; rank: number; allows: string[] }[] = [
+const ROLE_LADDER: { role: Role; rank: number; allows: string[] }[] = [
   { role: 'viewer', rank: 1, allows: ['see the project, its cameras, recordings, live views and every feature'] },
   { role: 'editor', rank: 2, allows: ['move PTZ cameras and change presets', 'take snapshots', 'write to the media hub, BIM, comments and video walls'] },
   {

@@ -10,7 +10,7 @@ import { insertMember, membersOf } from '../members/index.js';
 import { profilesOf } from '../users/index.js';
 
 /** The columns a project is listed with. */
-export const projectColumns = ['id', 'exid', 'name', 'status', 'timezone', 'created_at'] as const;
+const projectColumns = ['id', 'exid', 'name', 'status', 'timezone', 'created_at'] as const;
 
 export type ProjectColumns = Pick<ProjectsTable, (typeof projectColumns)[number]>;
 

@@ -105,7 +105,7 @@ export interface RecorderDeps {
 }
 
 /** The lease names the loop uses. */
-export const cameraLease = (cameraId: string) => `camera:${cameraId}`;
+const cameraLease = (cameraId: string) => `camera:${cameraId}`;
 const CAMERA_PREFIX = 'camera:';
 const NODE_PREFIX = 'recorder-node:';
 export const RETENTION_LEASE = 'retention';

@@ -16,7 +16,7 @@ export type ParsedSchedule = Record<Weekday, Window[]>;
 
 export const WINDOW_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]-(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$';
 const WINDOW_RE = new RegExp(WINDOW_PATTERN);
-export const MAX_WINDOWS_PER_DAY = 24;
+const MAX_WINDOWS_PER_DAY = 24;
 
 const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 

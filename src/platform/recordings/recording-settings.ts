@@ -12,9 +12,9 @@ import * as repo from './recording-settings-repository.js';
 import { RECORDING_STATUSES, type RecordingStatus } from './recordings-tables.js';
 
 /** Longest storage duration accepted, in days (ten years); -1 keeps images forever. */
-export const MAX_STORAGE_DAYS = 3650;
+const MAX_STORAGE_DAYS = 3650;
 
-export const DEFAULT_SETTINGS = { status: 'off' as RecordingStatus, frequency: 1, storage_duration: -1, schedule: null as WeeklySchedule | null };
+const DEFAULT_SETTINGS = { status: 'off' as RecordingStatus, frequency: 1, storage_duration: -1, schedule: null as WeeklySchedule | null };
 
 const Windows = Type.Array(Type.String({ pattern: WINDOW_PATTERN, description: 'HH:MM-HH:MM, camera local time; end may be 24:00' }), { maxItems: 24 });
 const ScheduleSchema = Type.Object(

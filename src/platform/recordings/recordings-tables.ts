@@ -17,7 +17,7 @@ const snapshots = table({
   created_by: nullable(text()),
   created_at: timestamp(),
 });
-export type SnapshotsTable = TableType<typeof snapshots>;
+type SnapshotsTable = TableType<typeof snapshots>;
 export type SnapshotSource = SnapshotsTable['source'];
 
 /** Snapshot counts per camera per UTC 15-minute bucket, kept in the same transactions as `snapshots`. */
@@ -27,7 +27,6 @@ const snapshotBuckets = table({
   bucket: integer(),
   count: integer(),
 });
-export type SnapshotBucketsTable = TableType<typeof snapshotBuckets>;
 
 /** A camera's cloud recording settings; a camera without a row records nothing (status off). */
 const cameraRecordingSettings = table({

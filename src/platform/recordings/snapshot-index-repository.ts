@@ -23,7 +23,7 @@ const CACHED_ROWS = 10_000;
 const CACHED_ROW_TTL_MS = 60_000;
 
 /** What forgets a camera's cached index rows: any removal of its frames (retention, deletion). */
-export const cameraSnapshotsFact = (cameraId: string): CacheFact => ({ kind: 'camera-snapshots', id: cameraId });
+const cameraSnapshotsFact = (cameraId: string): CacheFact => ({ kind: 'camera-snapshots', id: cameraId });
 
 export class SnapshotIndex {
   private readonly k: Kysely<PlatformDatabase>;

@@ -13,7 +13,7 @@ import type { SnapshotIndex } from './snapshot-index-repository.js';
 import { parseTimestamp, type Instant } from '../../lib/time/read-time.js';
 import { daysInMonth, parseCalendarPart } from './timestamps.js';
 
-export const THUMBNAIL_WIDTH = 320;
+const THUMBNAIL_WIDTH = 320;
 const THUMBNAIL_CACHE = 500;
 /** Frames up to this size are kept in memory once read: a frame asked for once is often asked for again (players, dashboards). */
 export const HOT_FRAME_MAX_BYTES = 256 * 1024;

@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { generateSigningKeyPem, signingKeyFromPem } from '../../lib/auth/jwt.js';
 import type { MakeSecret, SecretStore, StoredSecret } from './secret-store.js';
 
-export const JWT_SIGNING_KIND = 'jwt-signing';
+const JWT_SIGNING_KIND = 'jwt-signing';
 /** The key file of data dirs made before the keys moved to the database. */
-export const LEGACY_JWT_KEY_FILE = 'jwt-signing-key.pem';
+const LEGACY_JWT_KEY_FILE = 'jwt-signing-key.pem';
 
 const newKey: MakeSecret = async () => {
   const pem = await generateSigningKeyPem();

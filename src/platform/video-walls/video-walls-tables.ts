@@ -20,7 +20,6 @@ const videoWallTiles = table({
   column_index: integer(),
   camera_id: text(),
 });
-export type VideoWallTilesTable = TableType<typeof videoWallTiles>;
 
 export const videoWallsTables = { video_walls: videoWalls, video_wall_tiles: videoWallTiles };
 export type VideoWallsTables = TablesType<typeof videoWallsTables>;

@@ -20,7 +20,7 @@ export interface WeatherHour {
   snow: number | null;
 }
 
-export const HOURLY_VARIABLES = [
+const HOURLY_VARIABLES = [
   'temperature_2m',
   'apparent_temperature',
   'relative_humidity_2m',

@@ -20,7 +20,7 @@ export interface WeatherLocation {
   camera_count: number;
 }
 
-export interface WeatherDay {
+interface WeatherDay {
   date: string;
   hourly: WeatherHour[];
 }
@@ -28,10 +28,10 @@ export interface WeatherDay {
 /** The archive covers days up to about five days ago; the forecast endpoint serves the recent past. */
 const ARCHIVE_LAG_DAYS = 6;
 /** Open-Meteo's archive starts in 1940. */
-export const EARLIEST_DAY = '1940-01-01';
-export const MAX_RANGE_DAYS = 31;
+const EARLIEST_DAY = '1940-01-01';
+const MAX_RANGE_DAYS = 31;
 
-export const WEATHER_FIELDS = [
+const WEATHER_FIELDS = [
   { name: 'temp', unit: '°C', description: 'Air temperature at 2 m' },
   { name: 'feels_like', unit: '°C', description: 'Apparent temperature' },
   { name: 'humidity', unit: '%', description: 'Relative humidity at 2 m' },
@@ -44,12 +44,12 @@ export const WEATHER_FIELDS = [
   { name: 'snow', unit: 'cm', description: 'Snowfall in the preceding hour' },
   { name: 'weather', unit: null, description: 'Conditions: [{main, description, icon}]' },
 ] as const;
-export const WEATHER_CONDITIONS = ['Clear', 'Clouds', 'Fog', 'Drizzle', 'Rain', 'Snow', 'Thunderstorm'] as const;
+const WEATHER_CONDITIONS = ['Clear', 'Clouds', 'Fog', 'Drizzle', 'Rain', 'Snow', 'Thunderstorm'] as const;
 
 const DAY_RE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A calendar date `YYYY-MM-DD` that really exists (no 2026-02-30), or a 400 naming the field. */
-export function parseDay(field: string, value: string): string {
+function parseDay(field: string, value: string): string {
   const d = new Date(`${value}T00:00:00Z`);
   if (!DAY_RE.test(value) || Number.isNaN(d.getTime()) || d.toISOString().slice(0, 10) !== value)
     throw validation(field, `expected a date YYYY-MM-DD, got ${JSON.stringify(value)}`);
@@ -59,7 +59,7 @@ export function parseDay(field: string, value: string): string {
 const addDays = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 
 /** Today's date where the project is. */
-export const localToday = (timezone: string, now = new Date()) =>
+const localToday = (timezone: string, now = new Date()) =>
   new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 
 export class WeatherService {

@@ -1,6 +1,6 @@
 // The weather feature's table: fetched weather of a project, by place, time zone and day (or the
 // current conditions), in the API's shape.
-import { json, table, text, timestamp, type TableType, type TablesType } from '../../lib/db/table.js';
+import { json, table, text, timestamp, type TablesType } from '../../lib/db/table.js';
 
 const weatherCache = table({
   project_id: text(),
@@ -9,7 +9,6 @@ const weatherCache = table({
   payload: json(),
   fetched_at: timestamp(),
 });
-export type WeatherCacheTable = TableType<typeof weatherCache>;
 
 export const weatherTables = { weather_cache: weatherCache };
 export type WeatherTables = TablesType<typeof weatherTables>;

@@ -30,7 +30,7 @@ const IMPORT_MAP_HASH = `'sha256-${createHash('sha256').update(IMPORT_MAP).diges
  * Our own scripts and styles only, never framed. Media comes from the API (images, HLS segments) or
  * from hls.js's MediaSource (`blob:`).
  */
-export const WEB_APP_CSP = [
+const WEB_APP_CSP = [
   "default-src 'self'",
   `script-src 'self' ${IMPORT_MAP_HASH}`,
   "media-src 'self' blob:",

@@ -8,7 +8,7 @@ import { defineFeature } from '../plugins/feature.js';
 import { WorkLeases } from './leases.js';
 
 /** `http://host:port` of a listening socket; the machine's host name when it listens on every address. */
-export function listeningUrl(address: AddressInfo | string | null): string | null {
+function listeningUrl(address: AddressInfo | string | null): string | null {
   if (!address || typeof address === 'string') return null;
   const host = address.address === '0.0.0.0' || address.address === '::' ? hostname() : address.address;
   return `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`;

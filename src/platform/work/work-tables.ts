@@ -1,6 +1,6 @@
 // Leases on background work (docs/deploy.md, Background work): one row per unit of work a node holds
 // (`camera:<id>`, `retention`, `media:<id>`, `recorder-node:<node id>`), until `expires_at` unless renewed.
-import { nullable, table, text, timestamp, type TableType, type TablesType } from '../../lib/db/table.js';
+import { nullable, table, text, timestamp, type TablesType } from '../../lib/db/table.js';
 
 const workLeases = table({
   /** The unit of work. */
@@ -12,7 +12,6 @@ const workLeases = table({
   /** Where the holder can be reached by the other nodes (its OVERLOOK_NODE_URL), null when it does not listen. */
   holder_url: nullable(text()),
 });
-export type WorkLeasesTable = TableType<typeof workLeases>;
 
 export const workTables = { work_leases: workLeases };
 export type WorkTables = TablesType<typeof workTables>;

@@ -6,7 +6,7 @@ import type { Cache, CacheRegistry } from '../../lib/cache/index.js';
 import type { RecorderDb } from '../db/recorder-db.js';
 import { newId } from '../../lib/ids.js';
 
-export const TOKEN_PREFIX = 'ort_';
+const TOKEN_PREFIX = 'ort_';
 const TOKEN_SHAPE = /^ort_[A-Za-z0-9_-]{43}$/;
 
 export interface TokenOwner {

@@ -8,7 +8,3 @@
 export type RecorderAuth = 'public' | 'read' | 'admin' | 'media' | 'webhook';
 
 export const RECORDER_AUTH: readonly RecorderAuth[] = ['public', 'read', 'admin', 'media', 'webhook'];
-
-export interface RouteAuthConfig {
-  auth?: RecorderAuth;
-}

@@ -10,9 +10,9 @@ import * as initial from './migrations/20261122_0001_recorder.js';
 
 export type RecorderDb = Db<RecorderDatabase>;
 
-export const RECORDER_MIGRATIONS: Record<string, Migration> = { '20261122_0001_recorder': initial };
+const RECORDER_MIGRATIONS: Record<string, Migration> = { '20261122_0001_recorder': initial };
 
-export const RECORDER_DB_FILE = 'recorder.sqlite';
+const RECORDER_DB_FILE = 'recorder.sqlite';
 
 /** Creates the database file with mode 0600 before SQLite does (with the umask's mode), and tightens files made before. */
 function privateFiles(file: string): void {

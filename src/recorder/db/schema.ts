@@ -10,7 +10,7 @@ export interface RecorderUsersTable {
   updated_at: string;
 }
 
-export interface AccessTokensTable {
+interface AccessTokensTable {
   id: string;
   user_id: string;
   /** SHA-256 hex of the token value; the value itself is never stored. */
@@ -40,7 +40,7 @@ export interface DevicesTable {
   updated_at: string;
 }
 
-export interface RunsTable {
+interface RunsTable {
   id: string;
   device_id: string;
   stream: string;
@@ -88,7 +88,7 @@ export interface LprEventsTable {
   created_at: string;
 }
 
-export interface WebhookTokensTable {
+interface WebhookTokensTable {
   id: string;
   device_id: string;
   name: string;

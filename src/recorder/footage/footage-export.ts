@@ -14,8 +14,8 @@ import { timeParam } from '../http/media.js';
 import { pipeClip, sendClipOverSocket } from './clip-senders.js';
 import type { Clip } from './clip.js';
 
-export const MIN_CLIP_S = 5;
-export const MAX_CLIP_S = 2 * 60 * 60;
+const MIN_CLIP_S = 5;
+const MAX_CLIP_S = 2 * 60 * 60;
 
 export interface ClipRequest {
   start: Date;

@@ -7,7 +7,7 @@ import { ApiError, validation } from '../../lib/errors.js';
 import type { RtpFeeds } from './rtp-feeds.js';
 
 /** Viewers one recorder serves at once: each costs a DTLS-SRTP encryption of the whole stream. */
-export const MAX_WHEP_SESSIONS = 32;
+const MAX_WHEP_SESSIONS = 32;
 /** A session whose viewer has not connected by then is dropped. */
 const CONNECT_TIMEOUT_MS = 30_000;
 

@@ -33,7 +33,7 @@ export interface StreamOutputs {
   keyframeEvery?: number;
 }
 
-export function withCredentials(uri: string, username?: string, password?: string): string {
+function withCredentials(uri: string, username?: string, password?: string): string {
   if (!username) return uri;
   const u = new URL(uri);
   u.username = encodeURIComponent(username);

@@ -19,19 +19,6 @@ export async function probeDuration(p: Probe, file: string): Promise<number | nu
   }
 }
 
-/** Whether the file has a video stream ffprobe can read, and its codec. */
-export async function probeVideo(p: Probe, file: string): Promise<{ codec: string } | null> {
-  try {
-    const { stdout } = await run(p.ffprobe, ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=codec_name', '-of', 'csv=p=0', file], {
-      timeout: 15_000,
-    });
-    const codec = stdout.trim().split('\n')[0]?.trim();
-    return codec ? { codec } : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Times (seconds from the file's first frame) of its video keyframes. */
 export async function keyframeTimes(p: Probe, file: string): Promise<number[]> {
   return (await keyframes(p, file)).relative;
@@ -43,7 +30,7 @@ export async function keyframeTimes(p: Probe, file: string): Promise<number[]> {
  * Read from the packets' key flags, so nothing is decoded; `upTo` (seconds from the first frame)
  * stops the read there, for callers that only need the keyframes before a point.
  */
-export async function keyframes(p: Probe, file: string, upTo?: number): Promise<{ first: number; relative: number[] }> {
+async function keyframes(p: Probe, file: string, upTo?: number): Promise<{ first: number; relative: number[] }> {
   const window = upTo === undefined ? [] : ['-read_intervals', `%+${(upTo + 1).toFixed(3)}`];
   const { stdout } = await run(
     p.ffprobe,

@@ -3,7 +3,6 @@
 import { join } from 'node:path';
 
 export const STREAMS = ['main', 'sub'] as const;
-export type Stream = (typeof STREAMS)[number];
 
 export function segmentRelPath(deviceId: string, stream: string, start: Date): string {
   const iso = start.toISOString();

@@ -16,7 +16,7 @@ const HLS_JS = createRequire(import.meta.url).resolve('hls.js/dist/hls.min.mjs')
  * Our own scripts and styles only, never framed. Media comes from the API or from hls.js's
  * MediaSource (`blob:`); snapshots are images from the API. WebRTC is not governed by CSP.
  */
-export const WEB_UI_CSP = [
+const WEB_UI_CSP = [
   "default-src 'self'",
   "media-src 'self' blob:",
   "img-src 'self' blob:",

@@ -19,7 +19,7 @@ export interface SnapshotTarget {
 }
 
 /** JPEG files start with an SOI marker followed by another marker. */
-export const isJpeg = (b: Buffer): boolean => b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
+const isJpeg = (b: Buffer): boolean => b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff;
 
 export async function fetchSnapshot(target: SnapshotTarget): Promise<Buffer> {
   const userpass = target.username ? `${target.username}:${target.password ?? ''}` : undefined;

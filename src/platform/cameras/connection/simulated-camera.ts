@@ -11,7 +11,7 @@ export { DEFAULT_SIM_STATE, type SimState } from '../ptz/simulated-ptz.js';
 const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** Battery voltage of a 12 V solar system: charging through the day, resting at night. */
-export function solarBattery(at: Date, timeZone: string): { voltage: number; percentage: number } {
+function solarBattery(at: Date, timeZone: string): { voltage: number; percentage: number } {
   const hour = Number(new Intl.DateTimeFormat('en-GB', { hour: 'numeric', hourCycle: 'h23', timeZone }).format(at)) + at.getUTCMinutes() / 60;
   const sun = Math.max(0, Math.sin((Math.PI * (hour - 6)) / 12));
   const voltage = Number((12.2 + 1.6 * sun).toFixed(2));

@@ -65,7 +65,7 @@ const ARG_NAME = /^[A-Z][A-Za-z0-9]{0,63}$/;
 const MAX_ARGS = 10;
 
 /** Throws 403 unless the operation only reads and reveals no secret. */
-export function checkReadOnly(operation: string): void {
+function checkReadOnly(operation: string): void {
   if (!READ_OPERATION.test(operation)) {
     throw new ApiError('ONVIF_OPERATION_NOT_ALLOWED', `The ONVIF passthrough forwards read-only operations (Get…) only; ${operation.slice(0, 64)} is refused`);
   }

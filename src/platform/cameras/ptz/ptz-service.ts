@@ -6,7 +6,7 @@ import type { CameraConnections } from '../connection/connections.js';
 import type { PtzControl, PtzDirection, PtzPosition, PtzStatus, ZoomMode } from './ptz-control.js';
 
 /** Speed of continuous moves when none is given (a fraction of full speed). */
-export const DEFAULT_SPEED = 0.5;
+const DEFAULT_SPEED = 0.5;
 
 export class PtzService {
   constructor(

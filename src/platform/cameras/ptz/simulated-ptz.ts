@@ -16,10 +16,10 @@ import {
 } from './ptz-control.js';
 
 /** Simulated mechanics in degrees and zoom factor, the units the snapshot draws. */
-export const SIM_RANGE = { pan: 180, tilt: 90, zoomMin: 1, zoomMax: 10 } as const;
+const SIM_RANGE = { pan: 180, tilt: 90, zoomMin: 1, zoomMax: 10 } as const;
 /** Full-speed continuous rates, in normalised units per second. */
 const FULL_SPEED = { panTilt: 0.2, zoom: 0.25 };
-export const SIM_MAX_PRESETS = 100;
+const SIM_MAX_PRESETS = 100;
 
 export interface SimPreset {
   token: string;

@@ -12,7 +12,7 @@ export const PageQuery = Type.Object({
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0 })),
 });
 
-export const UploadRecord = Type.Object({
+const UploadRecord = Type.Object({
   id: Type.String(),
   provider: Type.String(),
   project_exid: Type.String(),

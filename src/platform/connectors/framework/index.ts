@@ -48,15 +48,5 @@
  * endpoint with refresh and revocation, bearer-checked API routes you add); point the app at it with
  * `buildTestPlatform({ OVERLOOK_<ID>_URL: fake.url, OVERLOOK_<ID>_CLIENT_ID: …, … })`.
  */
-export type { AuthKind } from './connectors-tables.js';
-export type { ConnectorApp, ConnectorContext, ConnectorProvider, OAuthSettings, ProviderSettings } from './provider.js';
-export { envStem, joinUrl, providerSettings } from './provider.js';
-export { ProviderClient, REFRESH_MARGIN_MS, type ProviderRequest, type ProviderResponse } from './provider-client.js';
-export { ConnectorStore, type Connection, type ConnectorEvent, type Upload } from './connector-store.js';
-export { ConnectorsService, isLocalPath, type ConnectionStatus } from './connectors-service.js';
-export { OAuthFlow, type TokenSet } from './oauth-flow.js';
-export { TokenVault, loadVaultKey } from './token-vault.js';
-export { CONNECTOR_TAGS, ConnectionStatusSchema, connectorErrors, connectorPrefix, connectorRoutes } from './routes.js';
-export { cameraImage, SnapshotSourceFields, type CameraImage } from './snapshot-source.js';
-export { mediaItemFile, MEDIA_UPLOAD_MAX_BYTES, type MediaFile } from './media-source.js';
-export { CameraParams, PageQuery, ProjectParams, RemoteId, UploadList, UploadRecord, uploadsPage } from './common-schemas.js';
+export type { ConnectorApp, ConnectorContext, ConnectorProvider } from './provider.js';
+export { ProviderClient } from './provider-client.js';

@@ -7,7 +7,7 @@ import type { ProjectRef } from '../../access/index.js';
 import type { ConnectorHost } from './connector-host.js';
 
 /** Largest media-hub file a connector sends in one request. */
-export const MEDIA_UPLOAD_MAX_BYTES = 200 * 1024 * 1024;
+const MEDIA_UPLOAD_MAX_BYTES = 200 * 1024 * 1024;
 
 export interface MediaFile {
   bytes: Buffer;

@@ -10,7 +10,7 @@ import type { OAuthFlow } from './oauth-flow.js';
 import { joinUrl, type ProviderDescription, type ProviderSettings } from './provider-description.js';
 
 /** Refresh this long before the provider's expiry, so a token does not die in flight. */
-export const REFRESH_MARGIN_MS = 60_000;
+const REFRESH_MARGIN_MS = 60_000;
 /** Most bytes read from a provider's answer (lists, metadata; uploads go the other way). */
 const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 

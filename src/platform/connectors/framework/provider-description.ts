@@ -4,7 +4,7 @@
 import type { TObject } from 'typebox';
 import type { AuthKind } from './connectors-tables.js';
 
-export interface OAuthSettings {
+interface OAuthSettings {
   /** Paths on the auth base URL (or absolute URLs). */
   authorizePath: string;
   tokenPath: string;

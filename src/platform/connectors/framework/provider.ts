@@ -9,7 +9,7 @@ import type { ConnectorStore } from './connector-store.js';
 import type { ProviderClient } from './provider-client.js';
 import type { ProviderDescription } from './provider-description.js';
 
-export { envStem, joinUrl, providerSettings, type OAuthSettings, type ProviderDescription, type ProviderSettings } from './provider-description.js';
+export { envStem, providerSettings } from './provider-description.js';
 
 /** The app a provider's `routes` gets: TypeBox-typed, so params/body/querystring are inferred. */
 export type ConnectorApp = FastifyInstance<RawServerDefault, RawRequestDefaultExpression, RawReplyDefaultExpression, FastifyBaseLogger, TypeBoxTypeProvider>;

@@ -12,12 +12,12 @@ import { defineRoutes } from '../../plugins/feature.js';
 import type { ConnectorsService } from './connectors-service.js';
 import type { ConnectorContext, ConnectorProvider } from './provider.js';
 
-export const CONNECTOR_TAGS = ['connectors'];
+const CONNECTOR_TAGS = ['connectors'];
 /** Error statuses connector routes answer besides the usual ones: not connected, provider failures. */
 export const connectorErrors = () => errorResponses(409, 502, 504);
-export const connectorPrefix = (p: Pick<ConnectorProvider, 'id'>) => `/v2/connectors/${p.id}`;
+const connectorPrefix = (p: Pick<ConnectorProvider, 'id'>) => `/v2/connectors/${p.id}`;
 
-export const ConnectionStatusSchema = Type.Object({
+const ConnectionStatusSchema = Type.Object({
   provider: Type.String(),
   name: Type.String(),
   auth_kind: Type.String({ description: 'oauth or credentials' }),

@@ -21,7 +21,6 @@ const siteConnectorDeliveries = table({
   event_id: text(),
   received_at: timestamp(),
 });
-export type SiteConnectorDeliveriesTable = TableType<typeof siteConnectorDeliveries>;
 
 export const siteLinksTables = { site_connector_links: siteConnectorLinks, site_connector_deliveries: siteConnectorDeliveries };
 export type SiteLinksTables = TablesType<typeof siteLinksTables>;

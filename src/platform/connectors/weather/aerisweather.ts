@@ -34,7 +34,7 @@ async function call(client: ProviderClient, userId: string, path: string, query:
   return resp;
 }
 
-export const aerisweatherApi: WeatherApi = {
+const aerisweatherApi: WeatherApi = {
   async current(client, userId, p) {
     const resp = await call(client, userId, `observations/${p.lat},${p.lng}`);
     if (!isObject(resp.ob)) throw new ApiError('BAD_GATEWAY', `${NAME} answered no observation`);

@@ -6,7 +6,7 @@ import { Nullable } from '../../../lib/http/schemas.js';
 const N = () => Nullable(Type.Number());
 const S = () => Nullable(Type.String());
 
-export const WeatherLocation = Type.Object({
+const WeatherLocation = Type.Object({
   lat: Type.Number(),
   lng: Type.Number(),
   name: S(),
@@ -54,7 +54,6 @@ export const WeatherDay = Type.Object({
 });
 export type WeatherDay = Static<typeof WeatherDay>;
 
-export type Location = Static<typeof WeatherLocation>;
 type Reading = Omit<WeatherNow, 'provider' | 'location'>;
 export type WeatherReading = Reading;
 export type DayReading = Omit<WeatherDay, 'provider' | 'location' | 'date'>;

@@ -20,7 +20,7 @@ const DayQuery = Type.Object(
 );
 
 /** A real calendar day, not after tomorrow (UTC; the place may already be a day ahead). */
-export function checkDay(date: string): string {
+function checkDay(date: string): string {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(date)) throw validation('date', 'must be YYYY-MM-DD');
   const t = Date.parse(`${date}T00:00:00Z`);
   if (Number.isNaN(t) || new Date(t).toISOString().slice(0, 10) !== date) throw validation('date', 'is not a calendar day');

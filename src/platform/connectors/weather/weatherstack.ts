@@ -36,7 +36,7 @@ async function call(client: ProviderClient, userId: string, path: string, query:
 
 const at = (p: Point) => `${p.lat},${p.lng}`;
 
-export const weatherstackApi: WeatherApi = {
+const weatherstackApi: WeatherApi = {
   async current(client, userId, p) {
     const body = await call(client, userId, 'current', { query: at(p) });
     const cur = body.current;
