@@ -1,6 +1,9 @@
 // A real browser for the UI tests: Debian's Chromium (or OVERLOOK_CHROMIUM) driven by playwright-core.
 // The run's one Chromium (chromium-server.ts) when the project starts it, else one of the file's own.
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Download } from 'playwright-core';
 import { inject } from 'vitest';
 
 // Flags for a root user on a machine whose network is closed (see the machine notes in the README).
@@ -32,4 +35,11 @@ export async function launchBrowser(): Promise<TestBrowser> {
     newContext: (viewport, options = {}) => browser.newContext({ ...options, viewport }),
     close: () => browser.close(),
   };
+}
+
+/** A local copy of a finished download (`download.path()` is not available from a shared Chromium). */
+export async function downloadedFile(download: Download): Promise<string> {
+  const file = join(mkdtempSync(join(tmpdir(), 'overlook-download-')), download.suggestedFilename());
+  await download.saveAs(file);
+  return file;
 }
