@@ -1,10 +1,58 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import pg from 'pg';
 import { PlainSummaryReporter } from './test/helpers/plain-summary-reporter.js';
 
-// One run executes the suite on embedded SQLite and, for the database-backed tests, again on
-// PostgreSQL: at OVERLOOK_TEST_PG_URL, or at the local default when one answers there.
+// The suite in three layers by cost (CONTRIBUTING.md, Test):
+// - unit: no database, no child process, no browser; run once, in one module graph per worker.
+// - api: tests that build the platform on a fresh database of their own; on SQLite and on PostgreSQL,
+//   the platform's modules loaded once per worker.
+// - slow: browsers, clusters, the CLI, ffmpeg; each file in its own module graph, one Chromium per run.
+// PostgreSQL is at OVERLOOK_TEST_PG_URL, or at the local default when one answers there.
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
+
+const UNIT = [
+  'test/ai/companion-metrics.test.ts',
+  'test/docs/architecture.test.ts',
+  'test/lib/*.test.ts',
+  'test/lib/{auth,cache,config,db,net,process,secrets,time}/**/*.test.ts',
+  'test/lib/http/{json-depth,metrics,request-id,serialized-once,slow-clients,coalesced-writes}.test.ts',
+  'test/platform/access/decide.test.ts',
+  'test/platform/anpr/plate-and-time.test.ts',
+  'test/platform/api-keys/allow-list.test.ts',
+  'test/platform/live-view/live-view-units.test.ts',
+  'test/platform/live-view/media-tokens.test.ts',
+  'test/platform/plugins/feature.test.ts',
+  'test/platform/recordings/frame-cache.test.ts',
+  'test/platform/secrets/secret-key.test.ts',
+  'test/platform/table-owners.test.ts',
+];
+const BROWSER = [
+  'test/platform/web-app/**/*.test.ts',
+  'test/platform/key-page/**/*.test.ts',
+  'test/platform/cors-browser.test.ts',
+  'test/platform/openapi/docs-page.test.ts',
+  'test/recorder/web-ui/**/*.test.ts',
+];
+/** Slow files that use the platform's database, run on PostgreSQL too. */
+const SLOW_ON_DB = [
+  'test/platform/cluster/**/*.test.ts',
+  'test/platform/**/*-cluster.test.ts',
+  'test/platform/live-view/live-view.test.ts',
+  'test/platform/live-view/live-view-rtsp.test.ts',
+  'test/platform/media-hub/renders.test.ts',
+  'test/platform/media-hub/render-leases.test.ts',
+];
+const SLOW = [
+  ...BROWSER,
+  ...SLOW_ON_DB,
+  'test/platform/live-view/live-streams.test.ts',
+  'test/platform/live-view/live-stream-counts.test.ts',
+  'test/cli/**/*.test.ts',
+  'test/docs/readme-walkthrough.test.ts',
+  'test/mcp/cli.test.ts',
+  'test/recorder/**/*.test.ts',
+];
 
 async function reachable(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
@@ -26,29 +74,30 @@ export default defineConfig(async () => {
     if (process.env.OVERLOOK_TEST_REQUIRE_PG === '1') throw new Error(`PostgreSQL is required but not reachable at ${pgUrl}`);
     process.stderr.write(`\n[overlook] PostgreSQL not reachable at ${pgUrl}: running the suite on SQLite only.\n\n`);
   }
+  const sqlite = { OVERLOOK_TEST_DB: 'sqlite' };
+  const postgres = { OVERLOOK_TEST_DB: 'postgres', OVERLOOK_TEST_PG_URL: pgUrl };
+  const project = (test: { name: string; include: string[]; exclude?: string[]; isolate?: boolean; globalSetup?: string[]; env: Record<string, string> }) => ({
+    extends: true as const,
+    test,
+  });
+  const api = (name: string, env: Record<string, string>) =>
+    project({ name, include: ['test/**/*.test.ts'], exclude: [...UNIT, ...SLOW], isolate: false, env });
+  const builtCli = 'test/helpers/built-cli.ts';
   return {
     test: {
       pool: 'forks',
+      // One worker more than cores: the tests wait more than they compute (ffmpeg, browsers, child
+      // processes, real timers), and vitest's default of one less than the cores left one core idle here.
+      maxWorkers: availableParallelism() + 1,
       testTimeout: 60_000,
       hookTimeout: 120_000,
       reporters: ['default', new PlainSummaryReporter()],
       projects: [
-        { extends: true as const, test: { name: 'sqlite', include: ['test/**/*.test.ts'], env: { OVERLOOK_TEST_DB: 'sqlite' } } },
-        ...(withPg
-          ? [
-              {
-                extends: true as const,
-                test: {
-                  name: 'postgres',
-                  include: ['test/platform/**/*.test.ts', 'test/lib/**/*.test.ts'],
-                  // The browser tests of the pages drive the same API, which is proven on both databases by
-                  // its own tests; running every screen twice would only double the slowest part of the suite.
-                  exclude: ['test/platform/web-app/**', 'test/platform/key-page/**', 'test/platform/cors-browser.test.ts'],
-                  env: { OVERLOOK_TEST_DB: 'postgres', OVERLOOK_TEST_PG_URL: pgUrl },
-                },
-              },
-            ]
-          : []),
+        project({ name: 'unit', include: UNIT, isolate: false, env: sqlite }),
+        api('api-sqlite', sqlite),
+        ...(withPg ? [api('api-postgres', postgres)] : []),
+        project({ name: 'slow-sqlite', include: SLOW, globalSetup: [builtCli, 'test/helpers/chromium-server.ts'], env: sqlite }),
+        ...(withPg ? [project({ name: 'slow-postgres', include: SLOW_ON_DB, globalSetup: [builtCli], env: postgres })] : []),
       ],
     },
   };

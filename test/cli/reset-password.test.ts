@@ -1,7 +1,7 @@
 // `overlook users reset-password` (README.md): a new password set from the command line, the person's
 // sessions ended, whether or not the server runs; on PostgreSQL the running nodes stop honouring the
 // ended sessions within 1 s (docs/deploy.md, Cache invalidation across nodes).
-// Every CLI start costs seconds (tsx), so the SQLite cases share one user and one data dir, in order.
+// Every CLI start costs seconds (it loads the whole platform), so the SQLite cases share one user and one data dir, in order.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createScratchDatabase, startCluster } from '../helpers/cli-cluster.js';

@@ -49,7 +49,7 @@ describe('README.md walk-through', () => {
     async () => {
       const blocks = walkthroughBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
       expect(blocks.length).toBeGreaterThanOrEqual(2);
-      // `npx overlook …` as the README says, but on the current source.
+      // `npx overlook …` as the README says, on the current build.
       const bin = join(dir, 'bin');
       rmSync(bin, { recursive: true, force: true });
       mkdirSync(bin);

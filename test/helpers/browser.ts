@@ -1,8 +1,13 @@
 // A real browser for the UI tests: Debian's Chromium (or OVERLOOK_CHROMIUM) driven by playwright-core.
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core';
+// The run's one Chromium (chromium-server.ts) when the project starts it, else one of the file's own.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Download } from 'playwright-core';
+import { inject } from 'vitest';
 
 // Flags for a root user on a machine whose network is closed (see the machine notes in the README).
-const ARGS = [
+export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-quic',
@@ -12,18 +17,29 @@ const ARGS = [
   '--disable-sync',
 ];
 
+export const chromiumPath = () => process.env.OVERLOOK_CHROMIUM ?? '/usr/bin/chromium';
+
 export interface TestBrowser {
   browser: Browser;
   /** A fresh context (own cookies and storage) at `viewport`. */
   newContext: (viewport: { width: number; height: number }, options?: BrowserContextOptions) => Promise<BrowserContext>;
+  /** Closes this file's contexts (and its own Chromium, if it launched one). */
   close: () => Promise<void>;
 }
 
 export async function launchBrowser(): Promise<TestBrowser> {
-  const browser = await chromium.launch({ executablePath: process.env.OVERLOOK_CHROMIUM ?? '/usr/bin/chromium', headless: true, args: ARGS });
+  const endpoint = inject('chromiumEndpoint');
+  const browser = endpoint ? await chromium.connect(endpoint) : await chromium.launch({ executablePath: chromiumPath(), headless: true, args: CHROMIUM_ARGS });
   return {
     browser,
     newContext: (viewport, options = {}) => browser.newContext({ ...options, viewport }),
     close: () => browser.close(),
   };
+}
+
+/** A local copy of a finished download (`download.path()` is not available from a shared Chromium). */
+export async function downloadedFile(download: Download): Promise<string> {
+  const file = join(mkdtempSync(join(tmpdir(), 'overlook-download-')), download.suggestedFilename());
+  await download.saveAs(file);
+  return file;
 }

@@ -13,7 +13,7 @@ import pg from 'pg';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
-/** The CLI as source through tsx (always the current code), or as built (`npm run build`). */
+/** The CLI as built (`npm run build`; the default), or as source through tsx. */
 export type CliBuild = 'source' | 'dist';
 const cliArgs = (build: CliBuild) => (build === 'dist' ? [join(ROOT, 'dist', 'cli.js')] : ['--import', 'tsx', join(ROOT, 'src', 'cli.ts')]);
 
@@ -179,7 +179,7 @@ export async function startCluster(opts: ClusterOptions): Promise<CliCluster> {
     OVERLOOK_LOG_LEVEL: opts.logLevel ?? 'info',
     ...opts.env,
   };
-  const started = await Promise.allSettled(Array.from({ length: opts.nodes }, (_, i) => startNode(i + 1, opts.build ?? 'source', env, root)));
+  const started = await Promise.allSettled(Array.from({ length: opts.nodes }, (_, i) => startNode(i + 1, opts.build ?? 'dist', env, root)));
   const nodes = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const close = async () => {
     await Promise.all(nodes.map((n) => n.stop()));

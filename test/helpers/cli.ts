@@ -1,14 +1,16 @@
-// The `overlook` command as outside programs run it, for the CLI tests: real processes started through tsx.
+// The `overlook` command as outside programs run it, for the CLI tests: real processes of the build in
+// dist/ (built-cli.ts builds it first when the source is newer).
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
+import { BUILT_CLI, ROOT } from './built-cli.js';
 
-export const ROOT = join(import.meta.dirname, '..', '..');
-/** Node arguments that run the current source (not a stale build). */
-export const CLI = ['--import', 'tsx', join(ROOT, 'src', 'cli.ts')];
-/** Each CLI start compiles the source through tsx: seconds, many more on a busy 2-core box. */
+export { ROOT };
+/** Node arguments that run the CLI. */
+export const CLI = [BUILT_CLI];
+/** A test that starts CLI processes: each start loads the whole platform, seconds on a busy 2-core box. */
 export const SLOW = 240_000;
 
 const dirs: string[] = [];

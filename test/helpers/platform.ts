@@ -2,7 +2,11 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { platformConfig } from '../../src/lib/config.js';
 import { buildPlatformApp } from '../../src/platform/app.js';
-import { createUser } from '../../src/platform/users/create-user.js';
+import { hashPassword } from '../../src/lib/auth/passwords.js';
+import { newId } from '../../src/lib/ids.js';
+import { DEFAULT_FEATURES } from '../../src/platform/users/create-user.js';
+import { normaliseEmail } from '../../src/platform/users/user-record.js';
+import { insertUser } from '../../src/platform/users/users-repository.js';
 import { createTestDb, type TestDb } from './db.js';
 
 export interface Person {
@@ -30,6 +34,33 @@ export interface TestPlatform {
 
 let counter = 0;
 
+// Everyone the helper makes shares one password, hashed once per worker: argon2id takes tens of
+// milliseconds a hash by design and the suite makes thousands of people. Each still signs in through
+// the real route. (`createUser` and its checks have tests of their own.)
+const PASSWORD = 'pw-person-secret';
+let passwordHash: Promise<string> | undefined;
+const hashOfPassword = () => {
+  passwordHash ??= hashPassword(PASSWORD);
+  return passwordHash;
+};
+
+async function insertPerson(db: TestDb['db'], email: string, firstname: string, isAdmin = false): Promise<string> {
+  const now = new Date().toISOString();
+  const id = newId();
+  await insertUser(db, {
+    id,
+    email: normaliseEmail(email),
+    password_hash: await hashOfPassword(),
+    firstname,
+    lastname: 'Tester',
+    is_admin: isAdmin ? 1 : 0,
+    features: JSON.stringify(isAdmin ? [...DEFAULT_FEATURES, 'admin'] : DEFAULT_FEATURES),
+    created_at: now,
+    updated_at: now,
+  });
+  return id;
+}
+
 export async function buildTestPlatform(env: Record<string, string> = {}): Promise<TestPlatform> {
   const t = await createTestDb();
   // The cloud recorder loop is off unless a test turns it on: frames appear only where a test stores them.
@@ -51,11 +82,10 @@ export async function buildTestPlatform(env: Record<string, string> = {}): Promi
     },
     async person(name = 'person', opts = {}) {
       const email = `${name}-${++counter}-${process.pid}@example.com`;
-      const password = `pw-${name}-secret-${counter}`;
-      const user = await createUser(t.db, { email, password, firstname: name, lastname: 'Tester', isAdmin: opts.admin });
-      const res = await app.inject({ method: 'POST', url: '/v2/auth/login', payload: { username: email, password } });
+      const id = await insertPerson(t.db, email, name, opts.admin);
+      const res = await app.inject({ method: 'POST', url: '/v2/auth/login', payload: { username: email, password: PASSWORD } });
       const body = must(res, 200, 'login');
-      return { id: user.id, email, password, token: body.token, auth: { authorization: `Bearer ${body.token}` } };
+      return { id, email, password: PASSWORD, token: body.token, auth: { authorization: `Bearer ${body.token}` } };
     },
     async project(owner, name = 'Site project') {
       const res = await app.inject({ method: 'POST', url: '/v2/projects', headers: owner.auth, payload: { name } });

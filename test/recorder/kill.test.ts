@@ -8,10 +8,10 @@ import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { BUILT_CLI, ROOT } from '../helpers/built-cli.js';
 import { eventually, makeTestVideo } from '../helpers/recorder.js';
 
-const ROOT = join(import.meta.dirname, '..', '..');
-const CLI = ['--import', 'tsx', join(ROOT, 'src', 'cli.ts')];
+const CLI = [BUILT_CLI];
 const dir = mkdtempSync(join(tmpdir(), 'overlook-recorder-kill-'));
 const storage = join(dir, 'recorder', 'storage');
 const env = { ...process.env, DATABASE_URL: '', OVERLOOK_RECORDER_SEGMENT_SECONDS: '1', OVERLOOK_LOG_LEVEL: 'info' };

@@ -1,7 +1,7 @@
 // API keys (docs/access-model.md): lifecycle, hash-only storage, and the rules a key lives by.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { API_KEY_PREFIX, hashApiKey, isWellFormedApiKey } from '../../../src/lib/auth/api-key-format.js';
 import { checkEndpointAccess } from '../../helpers/access.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
@@ -225,9 +225,13 @@ describe('changing a key takes effect on the next request', () => {
 
   it('expiry: status expired, 401, and it cannot be edited back to life (409 API_KEY_EXPIRED)', async () => {
     const { owner, exid } = await ownerWithProject();
-    const k = await tp.key(owner, { projects: [exid], scopes: ['projects:read'], expires_at: future(1500) });
+    const k = await tp.key(owner, { projects: [exid], scopes: ['projects:read'], expires_at: future(60_000) });
     expect((await inject('GET', '/v2/projects', k.headers)).statusCode).toBe(200);
-    await new Promise((r) => setTimeout(r, 1600));
+    // The clock, not the test, moves past the expiry (only Date is faked: timers and I/O stay real).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61_000 });
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const res = await inject('GET', '/v2/projects', k.headers);
     expect(res.statusCode).toBe(401);
     expect(res.json().message).toContain('expired');

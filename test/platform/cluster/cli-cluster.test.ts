@@ -286,10 +286,9 @@ describe.skipIf(testDialect() !== 'postgres')(
       );
       const live = nodes.filter((n) => n !== victim).map((n) => n.workNodeId());
       expect(live).toContain(await cameraHolder());
-      await sleep(2000);
-      const taken = await frames();
-      expect(taken.filter((t) => t > killedAt + 1000).length).toBeGreaterThanOrEqual(2);
-      expectOneASecond(taken);
+      const since = async () => (await frames()).filter((t) => t > killedAt + 1000).length;
+      await until('two frames recorded by the new holder', async () => (await since()) >= 2, 10_000);
+      expectOneASecond(await frames());
     });
   },
 );

@@ -113,13 +113,11 @@ describe.skipIf(testDialect() !== 'postgres')('two nodes on one database', () =>
       10_000,
     );
     const start = Date.now();
-    await sleep(3000);
+    const recentOf = async (id: string) => (await framesOf(a, id)).filter((t) => t >= start);
+    await until('every camera recorded twice since', async () => (await Promise.all(ids.map(recentOf))).every((f) => f.length >= 2), 10_000);
     const seconds = (Date.now() - start) / 1000;
-    for (const id of ids) {
-      const recent = (await framesOf(a, id)).filter((t) => t >= start);
-      expect(recent.length).toBeGreaterThanOrEqual(2);
-      expect(recent.length).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
-    }
+    // At most one frame a second (and one at the start) per camera, whichever node records it.
+    for (const id of ids) expect((await recentOf(id)).length).toBeLessThanOrEqual(Math.ceil(seconds) + 1);
     await expectNoDuplicates(a, ids);
     expect(servicesOf(a.app).recorder.stats.captures).toBeGreaterThan(0);
     expect(servicesOf(b.app).recorder.stats.captures).toBeGreaterThan(0);

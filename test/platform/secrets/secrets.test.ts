@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { decodeProtectedHeader } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { generateSigningKeyPem, JWT_KEYS_REFRESH_MS } from '../../../src/lib/auth/jwt.js';
 import { platformConfig } from '../../../src/lib/config.js';
 import { openDb } from '../../../src/lib/db/index.js';
@@ -52,6 +52,13 @@ const me = (app: FastifyInstance, token: string) => app.inject({ method: 'GET', 
 const jwksKids = async (app: FastifyInstance) =>
   ((await app.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json().keys as { kid: string }[]).map((k) => k.kid);
 const kidOf = (token: string) => decodeProtectedHeader(token).kid;
+/** Moves the clock (Date only; timers and I/O stay real) past the nodes' key refresh, until the test ends. */
+function pastKeyRefresh() {
+  vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + JWT_KEYS_REFRESH_MS + 1 });
+  onTestFinished(() => {
+    vi.useRealTimers();
+  });
+}
 const rowsOf = (db: PlatformDb) => db.kysely.selectFrom('secrets').selectAll().orderBy('kind').orderBy('generation').execute();
 
 let n = 0;
@@ -121,7 +128,7 @@ describe.runIf(testDialect() === 'postgres')('two nodes on one PostgreSQL databa
     const before = await login(b, who);
     const rotated = await rotateJwtKey(servicesOf(a).secrets, { dataDir: dataDir(), retireAfterMs: 14 * 86_400_000 });
     expect(rotated.kid).not.toBe(kidOf(before));
-    await new Promise((r) => setTimeout(r, JWT_KEYS_REFRESH_MS + 100));
+    pastKeyRefresh();
     const after = await login(b, who);
     expect(kidOf(after)).toBe(rotated.kid);
     for (const app of [a, b]) {
@@ -174,7 +181,7 @@ describe(`one node on ${testDialect()}`, () => {
     const before = await login(app, who);
     const config = servicesOf(app).config;
     const rotated = await rotateJwtKey(servicesOf(app).secrets, { dataDir: dir, retireAfterMs: jwtKeyRetireAfterMs(config) });
-    await new Promise((r) => setTimeout(r, JWT_KEYS_REFRESH_MS + 100));
+    pastKeyRefresh();
     const after = await login(app, who);
     expect(kidOf(after)).toBe(rotated.kid);
     expect(kidOf(before)).not.toBe(rotated.kid);

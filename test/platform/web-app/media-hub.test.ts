@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { downloadedFile } from '../../helpers/browser.js';
 import type { Person } from '../../helpers/platform.js';
 import { probe, storeFrames } from '../media-hub/media-fixtures.js';
 import { horizontalOverflow, seriousA11yViolations, shot, startWebApp, type ViewportName, type WebApp } from './harness.js';
@@ -118,7 +119,7 @@ describe('the media hub screen', () => {
     // The download is the rendered MP4 itself, fetched with the person's token.
     const [download] = await Promise.all([page.waitForEvent('download'), clip.getByRole('button', { name: 'Download Morning pour' }).press('Enter')]);
     expect(download.suggestedFilename()).toBe('Morning-pour.mp4');
-    const bytes = readFileSync(await download.path());
+    const bytes = readFileSync(await downloadedFile(download));
     expect(bytes.subarray(4, 8).toString('latin1')).toBe('ftyp');
     const p = await probe(bytes, 'mp4');
     expect(p.codec).toBe('h264');

@@ -9,7 +9,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, type TestBrowser } from '../../helpers/browser.js';
+import { downloadedFile, launchBrowser, type TestBrowser } from '../../helpers/browser.js';
 import { buildTestRecorder, eventually, makeTestVideo, type TestRecorder } from '../../helpers/recorder.js';
 
 const SHOTS = join(import.meta.dirname, '..', '..', '..', 'test-output', 'recorder-ui');
@@ -178,7 +178,7 @@ describe('the recorder web UI at desktop size', () => {
     await page.fill('#export-duration', '5');
     const download = page.waitForEvent('download');
     await page.click('#export-button');
-    const file = await (await download).path();
+    const file = await downloadedFile(await download);
     await expect.poll(() => page.textContent('#export-status')).toMatch(/^Downloaded footage-.*\.mp4/);
     expect((await download).suggestedFilename()).toMatch(/^footage-.*\.mp4$/);
     const bytes = readFileSync(file);
@@ -221,7 +221,7 @@ describe('the recorder web UI at phone size', () => {
     const download = page.waitForEvent('download');
     await page.press('#export-duration', 'Enter');
     expect(
-      readFileSync(await (await download).path())
+      readFileSync(await downloadedFile(await download))
         .subarray(4, 8)
         .toString(),
     ).toBe('ftyp');
