@@ -4,7 +4,8 @@
 // Every CLI start costs seconds (it loads the whole platform), so the SQLite cases share one user and one data dir, in order.
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { createScratchDatabase, startCluster } from '../helpers/cli-cluster.js';
+import { startCluster } from '../helpers/cli-cluster.js';
+import { createScratchDatabase } from '../helpers/db.js';
 import { overlook, overlookAsync, SLOW, serve, tempDir } from '../helpers/cli.js';
 import { pgReachable } from '../helpers/pg-reachable.js';
 

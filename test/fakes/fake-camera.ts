@@ -16,13 +16,13 @@ import type { AddressInfo } from 'node:net';
 import { XMLParser } from 'fast-xml-parser';
 import sharp from 'sharp';
 
-export interface FakeVector {
+interface FakeVector {
   x: number;
   y: number;
   zoom: number;
 }
 
-export interface FakeCameraState {
+interface FakeCameraState {
   position: FakeVector;
   /** The velocity of a continuous move under way, null when still. */
   velocity: FakeVector | null;

@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface FakeRequest {
+interface FakeRequest {
   method: string;
   path: string;
   params: Record<string, string>;

@@ -9,12 +9,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import pg from 'pg';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 
 /** The CLI as built (`npm run build`; the default), or as source through tsx. */
-export type CliBuild = 'source' | 'dist';
+type CliBuild = 'source' | 'dist';
 const cliArgs = (build: CliBuild) => (build === 'dist' ? [join(ROOT, 'dist', 'cli.js')] : ['--import', 'tsx', join(ROOT, 'src', 'cli.ts')]);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -58,28 +57,7 @@ export function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100;
 }
 
-export interface ScratchDatabase {
-  url: string;
-  drop(): Promise<void>;
-}
-
-/** A throw-away database next to the one `adminUrl` names (CREATE DATABASE), dropped by `drop()`. */
-export async function createScratchDatabase(adminUrl: string): Promise<ScratchDatabase> {
-  const name = `overlook_cluster_${randomBytes(5).toString('hex')}`;
-  const admin = async (statement: string) => {
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    try {
-      await c.query(statement);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
+export { createScratchDatabase, type ScratchDatabase } from './db.js';
 
 export interface CliNode {
   /** 1-based, as the node is named in HAProxy's config (`n1`, `n2`…). */

@@ -53,6 +53,8 @@ export class WhepSessions {
       await pc.setRemoteDescription({ type: 'offer', sdp: offer });
       const transceiver = pc.getTransceivers().find((t) => t.kind === 'video');
       if (!transceiver) throw new Error('no video');
+      // werift answers an offer it shares no codec with rather than refusing it: check for H.264 here.
+      if (!transceiver.codecs.some((c) => c.mimeType.toLowerCase() === 'video/h264')) throw new Error('no common codec');
       transceiver.codecs = mode1First(transceiver.codecs);
       await transceiver.sender.replaceTrack(track);
       transceiver.setDirection('sendonly');

@@ -12,12 +12,12 @@ import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 const run = promisify(execFile);
 
-export async function cameraId(tp: TestPlatform, exid: string): Promise<string> {
+async function cameraId(tp: TestPlatform, exid: string): Promise<string> {
   return (await tp.t.db.kysely.selectFrom('cameras').select('id').where('exid', '=', exid).executeTakeFirstOrThrow()).id;
 }
 
 /** A 160×120 JPEG: background hue and a white square's position follow `i`. */
-export async function frame(i: number): Promise<Buffer> {
+async function frame(i: number): Promise<Buffer> {
   const square = await sharp({ create: { width: 24, height: 24, channels: 3, background: '#ffffff' } })
     .png()
     .toBuffer();

@@ -9,7 +9,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, type TestBrowser } from '../../helpers/browser.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 
-export const VIEWPORTS = {
+const VIEWPORTS = {
   desktop: { width: 1280, height: 800 },
   phone: { width: 390, height: 844 },
 } as const;
@@ -83,9 +83,4 @@ export async function seriousA11yViolations(page: Page): Promise<string[]> {
 /** How far the page is wider than the viewport, in CSS pixels (0 when nothing overflows sideways). */
 export async function horizontalOverflow(page: Page): Promise<number> {
   return (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
-}
-
-/** Elements of the app carrying a style attribute (the policy refuses inline styles; [] when none). */
-export async function appStyleAttributes(page: Page): Promise<string[]> {
-  return (await page.evaluate('[...document.querySelectorAll("#app [style]")].map((e) => e.outerHTML.slice(0, 120))')) as string[];
 }
