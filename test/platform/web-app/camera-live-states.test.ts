@@ -93,8 +93,9 @@ describe('a camera’s live view without a stream', () => {
     await expect.poll(() => playedPast(page, 0), LONG).toBe(true);
     await page.click('a.back-link');
     expect(unexpected(errors, /status of 429/)).toEqual([]);
-    // The grid bob went back to asks for the broken camera's picture, which the platform cannot get.
-    expect(unexpected(first.errors, /status of 502/)).toEqual([]);
+    // The grid bob went back to asks for the broken camera's picture, which the platform cannot get; and
+    // under load the player may still ask for a part of the stream that ended as he left it (404).
+    expect(unexpected(first.errors, /status of 502/, /status of 404/)).toEqual([]);
   });
 
   it('a camera with neither a live stream nor PTZ says so and shows that it cannot be reached', async () => {
