@@ -76,7 +76,16 @@ export default defineConfig(async () => {
   }
   const sqlite = { OVERLOOK_TEST_DB: 'sqlite' };
   const postgres = { OVERLOOK_TEST_DB: 'postgres', OVERLOOK_TEST_PG_URL: pgUrl };
-  const project = (test: { name: string; include: string[]; exclude?: string[]; isolate?: boolean; globalSetup?: string[]; env: Record<string, string> }) => ({
+  const project = (test: {
+    name: string;
+    include: string[];
+    exclude?: string[];
+    isolate?: boolean;
+    globalSetup?: string[];
+    env: Record<string, string>;
+    maxWorkers?: number;
+    sequence?: { groupOrder: number };
+  }) => ({
     extends: true as const,
     test,
   });
@@ -96,8 +105,19 @@ export default defineConfig(async () => {
         project({ name: 'unit', include: UNIT, isolate: false, env: sqlite }),
         api('api-sqlite', sqlite),
         ...(withPg ? [api('api-postgres', postgres)] : []),
-        project({ name: 'slow-sqlite', include: SLOW, globalSetup: [builtCli, 'test/helpers/chromium-server.ts'], env: sqlite }),
-        ...(withPg ? [project({ name: 'slow-postgres', include: SLOW_ON_DB, globalSetup: [builtCli], env: postgres })] : []),
+        // The slow files run after the others, one at a time: they keep real clocks against real processes
+        // (leases, ffmpeg, browsers), and files side by side on two cores starved each other into failures.
+        project({
+          name: 'slow-sqlite',
+          include: SLOW,
+          globalSetup: [builtCli, 'test/helpers/chromium-server.ts'],
+          env: sqlite,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
+        }),
+        ...(withPg
+          ? [project({ name: 'slow-postgres', include: SLOW_ON_DB, globalSetup: [builtCli], env: postgres, maxWorkers: 1, sequence: { groupOrder: 2 } })]
+          : []),
       ],
     },
   };
