@@ -30,10 +30,28 @@ const h264 = () =>
 const mode1First = (codecs: RTCRtpCodecParameters[]) =>
   [...codecs].sort((a, b) => Number(/packetization-mode=1/.test(b.parameters ?? '')) - Number(/packetization-mode=1/.test(a.parameters ?? '')));
 
+/** At most this many media sections in an offer: a viewer needs one video section, a browser offers a few. */
+const MAX_MEDIA_SECTIONS = 4;
+
+/** Why an offer cannot be a viewer's (RFC 8839 ICE credentials, RFC 8122 fingerprint), or null. */
+export function offerFault(offer: string): string | null {
+  if (!/^v=0\r?\n/.test(offer) || !/^m=video /m.test(offer)) return 'must be an SDP offer (application/sdp) with a video media section';
+  if ((offer.match(/^m=/gm) ?? []).length > MAX_MEDIA_SECTIONS) return `must have at most ${MAX_MEDIA_SECTIONS} media sections`;
+  if (!/^a=ice-ufrag:[A-Za-z0-9+/]{4,256}\s*$/m.test(offer) || !/^a=ice-pwd:[A-Za-z0-9+/]{22,256}\s*$/m.test(offer))
+    return 'must carry ICE credentials (a=ice-ufrag of 4 to 256 characters, a=ice-pwd of 22 to 256)';
+  if (!/^a=fingerprint:[A-Za-z0-9-]+ [0-9A-Fa-f]{2}(:[0-9A-Fa-f]{2}){15,}\s*$/m.test(offer)) return 'must carry a DTLS fingerprint (a=fingerprint)';
+  return null;
+}
+
 export class WhepSessions {
   private readonly sessions = new Map<string, Session>();
+  /** Offers being answered: they hold a place under the cap before the first await, so concurrent offers cannot overshoot it. */
+  private answering = 0;
 
-  constructor(private readonly feeds: RtpFeeds) {}
+  constructor(
+    private readonly feeds: Pick<RtpFeeds, 'live' | 'subscribe'>,
+    private readonly max = MAX_WHEP_SESSIONS,
+  ) {}
 
   get count(): number {
     return this.sessions.size;
@@ -41,9 +59,19 @@ export class WhepSessions {
 
   /** Answers a viewer's SDP offer for the device's live video; the session id names it for DELETE. */
   async create(deviceId: string, offer: string): Promise<{ id: string; answer: string }> {
-    if (!/^v=0\r?\n/.test(offer) || !/^m=video /m.test(offer)) throw validation('body', 'must be an SDP offer (application/sdp) with a video media section');
-    if (this.sessions.size >= MAX_WHEP_SESSIONS)
-      throw new ApiError('TOO_MANY_REQUESTS', `This recorder serves at most ${MAX_WHEP_SESSIONS} WebRTC viewers at once`);
+    const fault = offerFault(offer);
+    if (fault) throw validation('body', fault);
+    if (this.sessions.size + this.answering >= this.max)
+      throw new ApiError('TOO_MANY_REQUESTS', `This recorder serves at most ${this.max} WebRTC viewers at once`);
+    this.answering++;
+    try {
+      return await this.answer(deviceId, offer);
+    } finally {
+      this.answering--;
+    }
+  }
+
+  private async answer(deviceId: string, offer: string): Promise<{ id: string; answer: string }> {
     if (!(await this.feeds.live(deviceId, 'main'))) throw new ApiError('CONFLICT', 'The device is not streaming now: no live video to send');
 
     const pc = new RTCPeerConnection({ codecs: { video: [h264()], audio: [] } });
