@@ -27,18 +27,28 @@ const sessions = new WhepSessions(
     subscribe: async () => () => {},
   },
   3,
+  2,
 );
 afterAll(() => sessions.closeAll());
 
 describe('WHEP cap and offers', () => {
   it('answers at most the cap of offers made at the same time', async () => {
     const offer = await viewerOffer();
-    const results = await Promise.allSettled(Array.from({ length: 10 }, () => sessions.create('d1', offer)));
+    const results = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => sessions.create('d1', offer, `user-${i % 5}`)));
     const answered = results.filter((r) => r.status === 'fulfilled');
     const refused = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason.code);
     expect(answered).toHaveLength(3);
     expect(sessions.count).toBe(3);
     expect(new Set(refused)).toEqual(new Set(['TOO_MANY_REQUESTS']));
+  });
+
+  it('holds each user to their own cap, also under concurrency', async () => {
+    await sessions.closeAll();
+    const offer = await viewerOffer();
+    const results = await Promise.allSettled(Array.from({ length: 6 }, () => sessions.create('d1', offer, 'one-user')));
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+    expect((await sessions.create('d1', offer, 'another-user')).answer).toMatch(/^v=0/);
+    await sessions.closeAll();
   });
 
   it('finds what is wrong with an offer that cannot become a viewer', async () => {
