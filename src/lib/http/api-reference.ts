@@ -16,6 +16,24 @@ export interface ApiReferenceOptions {
   markPublic: (route: RouteOptions) => void;
 }
 
+/**
+ * The page runs Scalar's bundle and its inline start-up script, and talks only to its own service:
+ * no other host is reachable from it, and no other site may frame it.
+ */
+const DOCS_CSP = [
+  "default-src 'self'",
+  "script-src 'self' 'unsafe-inline'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
 export async function registerApiReference(app: FastifyInstance, opts: ApiReferenceOptions): Promise<void> {
   // A child context whose onRoute hook declares the page's routes public, so the fail-closed checks
   // of each service see a declaration on every one of them.
@@ -40,6 +58,7 @@ export async function registerApiReference(app: FastifyInstance, opts: ApiRefere
         // The script (a few MB) changes only with the package: let browsers keep it for a day.
         onRequest: async (req, reply) => {
           if (req.url.endsWith('/js/scalar.js')) reply.header('cache-control', 'public, max-age=86400');
+          else reply.header('content-security-policy', DOCS_CSP);
         },
       },
     });

@@ -55,9 +55,14 @@ describe.each(pages)('the $name reference page', ({ name, app, path, title, head
     const context = await browser.newContext({ width: 1280, height: 900 });
     const page = await context.newPage();
     const requested: string[] = [];
+    const violations: string[] = [];
     page.on('request', (req) => requested.push(req.url()));
+    page.on('console', (msg) => {
+      if (/Content Security Policy/i.test(msg.text())) violations.push(msg.text());
+    });
     try {
-      await page.goto(base + path);
+      const answer = await page.goto(base + path);
+      expect(answer?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
       await expect.poll(() => page.title(), { timeout: 60_000 }).toBe(title);
       await page.getByRole('heading', { name: heading, exact: true }).first().waitFor({ state: 'visible', timeout: 60_000 });
       for (const tag of tags) await page.getByText(tag, { exact: true }).first().waitFor({ state: 'visible', timeout: 30_000 });
@@ -74,6 +79,7 @@ describe.each(pages)('the $name reference page', ({ name, app, path, title, head
       const outside = requested.filter((u) => !u.startsWith(`${base}/`) && !u.startsWith('blob:') && !u.startsWith('data:'));
       expect(outside).toEqual([]);
       expect(requested).toContain(`${base}${path}/js/scalar.js`);
+      expect(violations).toEqual([]);
     } finally {
       await context.close();
     }
