@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, type ErrorCode } from '../errors.js';
 import { isDatabaseUnreachable } from '../db/unreachable.js';
 
-/** Seconds a client is asked to wait when the database cannot be reached (docs/deploy.md). */
+/** Seconds a client is asked to wait after a 503 that names no other wait, such as the database out of reach (docs/deploy.md). */
 const DATABASE_RETRY_AFTER_S = 2;
 
 const FRAMEWORK_CODES: Record<string, ErrorCode> = {
@@ -38,6 +38,9 @@ function sendError(reply: FastifyReply, err: ApiError): FastifyReply {
   if (err.status === 401 && !reply.hasHeader('www-authenticate')) {
     reply.header('www-authenticate', 'Bearer realm="overlook"');
   }
+  // Every 503 is a passing condition here (a node busy, starting or restarting, a store out of reach):
+  // say when to try again, so clients and balancers back off instead of hammering or giving up.
+  if (err.status === 503 && !reply.hasHeader('retry-after')) reply.header('retry-after', String(DATABASE_RETRY_AFTER_S));
   // The request id lets a client's report be matched with the logs (request-id.ts).
   return reply
     .code(err.status)
