@@ -19,6 +19,8 @@ async function countingServer(host: string, jpeg: Buffer, redirectTo?: () => str
     if (req.url === '/snap.jpg') res.writeHead(200, { 'content-type': 'image/jpeg' }).end(jpeg);
     // An internal page that claims to be an image: must never be passed on.
     else if (req.url === '/internal') res.writeHead(200, { 'content-type': 'image/jpeg' }).end('<html>secret-internal-page</html>');
+    // A service that names itself in its content type: its name must not come back to the caller.
+    else if (req.url === '/service') res.writeHead(200, { 'content-type': 'application/x-internal-admin-console' }).end('{}');
     else if (req.url === '/redirect' && redirectTo) res.writeHead(302, { location: redirectTo() }).end();
     else res.writeHead(200, { 'content-type': 'application/soap+xml' }).end('<x/>');
   });
@@ -212,6 +214,10 @@ describe('with 127.0.0.1 opted in', () => {
     expect(res.headers['content-type']).toContain('application/json');
     expect(res.json().message).toBe('The camera gave no snapshot: snapshot URL answered something that is not a JPEG');
     expect(res.body).not.toContain('secret-internal-page');
+    const service = (await createCamera(w, { snapshot_url: `${cam.url}/service` })).json().exid;
+    const other = await w.tp.app.inject({ method: 'GET', url: `/v2/cameras/${service}/live/snapshot.jpg`, headers: w.owner.auth });
+    expect(other.statusCode).toBe(502);
+    expect(other.json().message).toBe('The camera gave no snapshot: snapshot URL answered something that is not a JPEG');
   });
 
   it('a redirect into a refused address is not followed', async () => {
