@@ -9,6 +9,7 @@
 // database table shared by every node for the platform on PostgreSQL.
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { ApiError } from '../errors.js';
+import { throttleKey } from '../net/networks.js';
 
 const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 
@@ -50,9 +51,10 @@ export class SignInThrottle {
   }
 
   private keys(account: string, ip: string) {
+    const client = throttleKey(ip);
     return [
-      [this.pair, `${account}|${ip}`],
-      [this.address, ip],
+      [this.pair, `${account}|${client}`],
+      [this.address, client],
       [this.account, account],
     ] as const;
   }

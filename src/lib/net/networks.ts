@@ -58,3 +58,16 @@ export function parseNetworks(text: string | undefined, variable = 'OVERLOOK_ALL
 /** Whether the address lies in one of the networks (an IPv4 address never matches an IPv6 network). */
 export const inNetworks = (address: IpAddress, networks: readonly Network[]): boolean =>
   networks.some(([net, bits]) => net.kind() === address.kind() && address.match(net as never, bits));
+
+/**
+ * The key a throttle counts a client address under: an IPv4 address as itself, an IPv6 address by its
+ * /64, the smallest block a single subscriber is given (RFC 6177), so a client cannot step through its
+ * own addresses to escape a limit. Text that is no address is counted as it is.
+ */
+export function throttleKey(ip: string): string {
+  const address = parseAddress(ip);
+  if (!address) return ip;
+  if (address.kind() === 'ipv4') return address.toString();
+  const parts = (address as ipaddr.IPv6).parts.slice(0, 4);
+  return `${new ipaddr.IPv6([...parts, 0, 0, 0, 0]).toString()}/64`;
+}

@@ -16,6 +16,7 @@ import type { NotificationsService } from '../notifications/index.js';
 import { revokeKeysByHashes } from './api-keys-repository.js';
 import { rateLimitHeaders } from './key-guard.js';
 import { requestCounter } from './key-rate-counts-repository.js';
+import { throttleKey } from '../../lib/net/networks.js';
 
 /** The most values one report may carry, and the longest value (a key is 53 characters; some slack for what scanners grab). */
 export const LEAK_REPORT_MAX_KEYS = 100;
@@ -38,7 +39,7 @@ export class LeakReports {
 
   private async throttle(ip: string): Promise<void> {
     try {
-      await this.perAddress.consume(ip);
+      await this.perAddress.consume(throttleKey(ip));
     } catch (err) {
       if (!(err instanceof RateLimiterRes)) {
         this.log.error({ err }, 'leak report: could not count the report');

@@ -14,6 +14,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { PlatformDb } from '../database.js';
 import { failureCounter } from '../auth/index.js';
 import { deleteUnusedClients } from './oauth-clients-repository.js';
+import { throttleKey } from '../../lib/net/networks.js';
 
 export const CLIENT_LIMITS = {
   /** Characters of `client_name`. */
@@ -85,7 +86,7 @@ export class ClientRegistrations {
   /** Counts a registration from `ip`: 0 when allowed, else the seconds to wait; throws when the counts cannot be reached. */
   async take(ip: string): Promise<number> {
     try {
-      await this.perAddress.consume(ip);
+      await this.perAddress.consume(throttleKey(ip));
       return 0;
     } catch (err) {
       if (err instanceof RateLimiterRes) return Math.max(1, Math.ceil(err.msBeforeNext / 1000));

@@ -40,4 +40,11 @@ describe('SignInThrottle', () => {
     ]);
     await expect(t.check('ann', '10.0.0.2')).resolves.toBeUndefined();
   });
+
+  it('counts an IPv6 client by its /64, so stepping through its own addresses does not escape the limit', async () => {
+    const t = new SignInThrottle(limits);
+    for (let i = 1; i <= 5; i++) await t.failed(`user${i}`, `2001:db8:1:2::${i.toString(16)}`);
+    expect(await t.retryAfter('someone-else', '2001:db8:1:2:ffff::1')).toBeGreaterThan(0);
+    expect(await t.retryAfter('someone-else', '2001:db8:1:3::1')).toBe(0);
+  });
 });
