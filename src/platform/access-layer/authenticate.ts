@@ -1,6 +1,6 @@
 // Turns a request's credential headers into a Principal (docs/access-model.md, Credentials):
 // `Authorization: Bearer <JWT>` for people, `x-access-key: <key>` for API keys, nothing else.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
 import { looksLikeApiKey } from '../../lib/auth/api-key-format.js';
 import { bearerToken } from '../../lib/auth/bearer.js';
@@ -67,7 +67,7 @@ const personPrincipal = (session: LiveSession): Principal => ({
   delegated: session.delegated ?? false,
 });
 
-export async function authenticate(req: FastifyRequest, keys: KeyStore, sessions: SessionStore): Promise<Principal> {
+export async function authenticate(req: FastifyRequest, keys: KeyStore, sessions: SessionStore, reply?: FastifyReply): Promise<Principal> {
   const credential = credentialOf(req);
 
   if (credential.kind === 'key') {
@@ -83,7 +83,10 @@ export async function authenticate(req: FastifyRequest, keys: KeyStore, sessions
     }
     // The key's own limits (address allow-list, rate), before anything about the endpoint is looked at.
     const admitting = keys.admit(found.key, req.ip);
-    if (admitting) await admitting;
+    if (admitting) {
+      const rateLimit = await admitting;
+      if (rateLimit) reply?.headers(rateLimit);
+    }
     return keyPrincipal(found.key);
   }
 

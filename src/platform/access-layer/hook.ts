@@ -149,11 +149,11 @@ function holdProject(req: FastifyRequest, project: ProjectFact, role: Role | nul
 function requestCheck(policy: Exclude<AccessPolicy, { access: 'public' }>, url: string, deps: AccessDeps): onRequestAsyncHookHandler {
   if (policy.access === 'token') {
     const verify = deps.tokenVerifiers[policy.token];
-    const tokenCheck: onRequestAsyncHookHandler = async (req) => {
+    const tokenCheck: onRequestAsyncHookHandler = async (req, reply) => {
       // The route's own token first; a key sent here is still identified, so a valid one learns
       // that the endpoint is closed to keys (403) and a bad one gets 401, as everywhere else.
       req.tokenGrant = verify ? await verify(req) : null;
-      if (!req.tokenGrant && req.headers['x-access-key'] !== undefined) req.principal = await authenticate(req, deps.keys, deps.sessions);
+      if (!req.tokenGrant && req.headers['x-access-key'] !== undefined) req.principal = await authenticate(req, deps.keys, deps.sessions, reply);
       return enforce(req, url, decide({ principal: req.principal, policy, token: req.tokenGrant }), deps.audit);
     };
     return tokenCheck;
@@ -161,9 +161,9 @@ function requestCheck(policy: Exclude<AccessPolicy, { access: 'public' }>, url: 
   // Where anonymous callers are welcome (sign-in), a stale or wrong credential is ignored.
   const anonymousWelcome = policy.access === 'people' && policy.anonymous === true;
   const fromBody = (policy as { project?: ProjectSource }).project?.from === 'body-project';
-  const check: onRequestAsyncHookHandler = async (req) => {
+  const check: onRequestAsyncHookHandler = async (req, reply) => {
     try {
-      req.principal = await authenticate(req, deps.keys, deps.sessions);
+      req.principal = await authenticate(req, deps.keys, deps.sessions, reply);
     } catch (err) {
       if (!anonymousWelcome) throw err;
     }

@@ -2,7 +2,8 @@
 // valid and before anything about the endpoint is looked at, so a refusal is the same on every endpoint:
 // an address outside the key's allow-list gets 403 IP_NOT_ALLOWED; a request past the key's rate limit
 // gets 429 with the RateLimit-Policy and RateLimit fields of the IETF draft
-// (draft-ietf-httpapi-ratelimit-headers) and Retry-After. A key without limits costs nothing here; a
+// (draft-ietf-httpapi-ratelimit-headers) and Retry-After; every admitted answer of a rate-limited key
+// carries the same fields with what is left. A key without limits costs nothing here; a
 // limited key costs one call to the shared counter store. When the counts cannot be reached the key's
 // requests are answered 503 with Retry-After, never let through uncounted.
 import type { FastifyBaseLogger } from 'fastify';
@@ -49,13 +50,16 @@ export class KeyGuard {
     this.counter = requestCounter(db, { keyPrefix: 'key', points: Number.MAX_SAFE_INTEGER, duration: 60 });
   }
 
-  /** Throws the refusal when the key may not be used from `ip` now; counts the request otherwise. */
-  async admit(key: GuardedKey, ip: string): Promise<void> {
+  /**
+   * Throws the refusal when the key may not be used from `ip` now; counts the request otherwise, and
+   * returns the RateLimit fields a rate-limited key's answer carries, so a client can pace itself.
+   */
+  async admit(key: GuardedKey, ip: string): Promise<Record<string, string> | undefined> {
     if (key.allowList && !addressAllowed(key.allowList, ip)) {
       throw new ApiError('IP_NOT_ALLOWED', 'This API key may not be used from this address');
     }
     const limit = key.rateLimit;
-    if (!limit) return;
+    if (!limit) return undefined;
     let used: number;
     let resetMs: number;
     try {
@@ -68,8 +72,8 @@ export class KeyGuard {
         headers: { 'retry-after': String(UNAVAILABLE_RETRY_SECONDS) },
       });
     }
-    if (used <= limit.requests) return;
     const wait = Math.max(1, Math.ceil(resetMs / 1000));
+    if (used <= limit.requests) return rateLimitHeaders(limit, limit.requests - used, wait);
     throw new ApiError('TOO_MANY_REQUESTS', `This API key allows ${limit.requests} requests per ${limit.window_seconds} s; try again in ${wait} s`, {
       headers: { ...rateLimitHeaders(limit, 0, wait), 'retry-after': String(wait) },
       details: { limit: limit.requests, window_seconds: limit.window_seconds, retry_after_seconds: wait },

@@ -131,7 +131,7 @@ export class KeyStore {
    * Applies the key's own limits to a request from `ip` (throws the refusal). Keys without limits
    * return at once: no store call, no promise.
    */
-  admit(key: ActiveKey, ip: string): Promise<void> | undefined {
+  admit(key: ActiveKey, ip: string): Promise<Record<string, string> | undefined> | undefined {
     if (!this.hasLimits(key)) return undefined;
     return this.guard.admit(key, ip);
   }

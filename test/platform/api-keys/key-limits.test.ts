@@ -96,7 +96,13 @@ describe('rate limit', () => {
   it('429 with RateLimit-Policy, RateLimit and Retry-After past the limit, on any endpoint; other keys unaffected', async () => {
     const k = (await createKey({ rate_limit: { requests: 3, window_seconds: 120 } })).json();
     const free = (await createKey({})).json();
-    for (let i = 0; i < 3; i++) expect((await get(k.key, `/v2/cameras/${camera}`)).statusCode).toBe(200);
+    // Every admitted answer says what is left, so a client can pace itself before it is refused.
+    for (let i = 0; i < 3; i++) {
+      const ok = await get(k.key, `/v2/cameras/${camera}`);
+      expect(ok.statusCode).toBe(200);
+      expect(ok.headers['ratelimit-policy']).toBe('"key";q=3;w=120');
+      expect(ok.headers.ratelimit).toMatch(new RegExp(`^"key";r=${2 - i};t=\\d+$`));
+    }
     const over = await get(k.key, `/v2/cameras/${camera}`);
     expect(over.statusCode).toBe(429);
     expect(over.json().code).toBe('TOO_MANY_REQUESTS');
@@ -110,6 +116,7 @@ describe('rate limit', () => {
     expect(closed.statusCode).toBe(429);
     expect(closed.json().code).toBe('TOO_MANY_REQUESTS');
     for (let i = 0; i < 5; i++) expect((await get(free.key, `/v2/cameras/${camera}`)).statusCode).toBe(200);
+    expect((await get(free.key, `/v2/cameras/${camera}`)).headers.ratelimit).toBeUndefined();
     // Raising the limit is a new limit with a fresh count, at once.
     await tp.app.inject({ method: 'PATCH', url: `/v2/api-keys/${k.id}`, headers: owner.auth, payload: { rate_limit: { requests: 10, window_seconds: 120 } } });
     expect((await get(k.key, `/v2/cameras/${camera}`)).statusCode).toBe(200);
