@@ -1,6 +1,6 @@
 // Platform commands: serve, up, migrate, users create and reset-password, keys rotate (README.md).
 import type { Command } from 'commander';
-import { platformConfig, type PlatformConfig } from '../lib/config.js';
+import { platformConfig, processEnv, resolveAddress, type PlatformConfig } from '../lib/config.js';
 import { openDb, platformDbOptions } from '../lib/db/index.js';
 import { migrateToLatest } from '../lib/db/migrate.js';
 import type { PlatformDatabase, PlatformDb } from '../platform/database.js';
@@ -34,7 +34,8 @@ export function registerPlatformCommands(program: Command): void {
   });
 
   serveOptions(program.command('up').description('Run the main API, MCP, AI and Labs in one process, with demo data on first start')).action(async (opts) => {
-    const running = await startPlatform(opts);
+    const companions = (['mcp', 'ai', 'labs'] as const).map((service) => resolveAddress(service, { host: opts.host }));
+    const running = await startPlatform(opts, processEnv(), companions);
     // The other services listen on their own ports (OVERLOOK_MCP_PORT, OVERLOOK_AI_PORT, OVERLOOK_LABS_PORT)
     // and reach this main API at the address it really listens on; --port moves the main API only.
     const others = await startCompanions(running.url, { host: opts.host });

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { platformConfig, processEnv, resolveAddress, type Env, type PlatformConfig, type ServeFlags } from '../lib/config.js';
 import { loggerOptions } from '../lib/logger.js';
+import type { Endpoint } from '../lib/net/outbound-guard.js';
 import { openDb, platformDbOptions } from '../lib/db/index.js';
 import { migrateToLatest } from '../lib/db/migrate.js';
 import type { PlatformDatabase, PlatformDb } from './database.js';
@@ -16,9 +17,14 @@ export interface RunningPlatform {
   close(): Promise<void>;
 }
 
-export async function startPlatform(flags: ServeFlags, env: Env = processEnv()): Promise<RunningPlatform> {
+/**
+ * `companions`: where the other services of the same process listen (`overlook up`): they are the
+ * platform's own endpoints too, which the outbound guard never connects to on a tenant's behalf.
+ */
+export async function startPlatform(flags: ServeFlags, env: Env = processEnv(), companions: readonly Endpoint[] = []): Promise<RunningPlatform> {
   const address = resolveAddress('platform', flags, env);
-  const config = platformConfig(flags, env, address);
+  const base = platformConfig(flags, env, address);
+  const config: PlatformConfig = { ...base, outbound: { ...base.outbound, own: [...base.outbound.own, ...companions] } };
   const db = openDb<PlatformDatabase>(platformDbOptions(config));
   await migrateToLatest(db, PLATFORM_MIGRATIONS);
   const app = await buildPlatformApp({ config, db, logger: loggerOptions(config.logLevel) });
