@@ -149,6 +149,39 @@ describe('uploads to an HTTP storage', () => {
     expect(byKey.size).toBe(segments.length + snapshots.length);
   });
 
+  it('POST sends each object to the URL itself, named in its headers', async () => {
+    const storage = await r.app.inject({
+      method: 'POST',
+      url: '/api/remote_storages',
+      headers: admin,
+      payload: { name: 'Poster', type: 'http', url: `${base}/ingest?site=north` },
+    });
+    expect(storage.statusCode, storage.body).toBe(201);
+    const device = await r.app.inject({
+      method: 'POST',
+      url: '/api/devices',
+      headers: admin,
+      payload: { name: 'Hoist', type: 'file', stream_config: { path: r.video } },
+    });
+    const deviceId = device.json().id as string;
+    const posted = () => requests.filter((q) => q.method === 'POST' && q.headers['x-overlook-device-id'] === deviceId);
+    await eventually(async () => posted().length >= 2, 30_000, 'two segments posted');
+    await r.app.inject({ method: 'PUT', url: `/api/devices/${deviceId}`, headers: admin, payload: { storage_config: { recording_mode: 'never' } } });
+    for (const q of posted()) {
+      expect(q.path).toBe('/ingest?site=north');
+      expect(q.status).toBe(201);
+      const segment = await r.db.kysely
+        .selectFrom('segments')
+        .selectAll()
+        .where('device_id', '=', deviceId)
+        .where('start_date', '=', q.headers['x-overlook-start-date'] as string)
+        .executeTakeFirstOrThrow();
+      expect(q.md5).toBe(md5(readFileSync(join(r.config.storageRoot, segment.path))));
+      expect(q.headers['x-overlook-key']).toMatch(new RegExp(`^${deviceId}/main/.+\\.ts$`));
+    }
+    expect((await r.app.inject({ method: 'DELETE', url: `/api/remote_storages/${storage.json().id}`, headers: admin })).statusCode).toBe(204);
+  });
+
   it('bad storage input is 400 naming the field, and nothing is stored or changed', async () => {
     const post = (payload: object) => r.app.inject({ method: 'POST', url: '/api/remote_storages', headers: admin, payload });
     const s3 = { name: 'S3', type: 's3', url: 'https://s3.example.com', config: { bucket: 'footage', access_key_id: 'AKIA1', secret_access_key: 'secret' } };
