@@ -26,6 +26,7 @@ const UNIT = [
   'test/platform/recordings/frame-cache.test.ts',
   'test/platform/secrets/secret-key.test.ts',
   'test/platform/table-owners.test.ts',
+  'test/recorder/live/whep-cap.test.ts',
 ];
 const BROWSER = [
   'test/platform/web-app/**/*.test.ts',
@@ -110,6 +111,7 @@ export default defineConfig(async () => {
         project({
           name: 'slow-sqlite',
           include: SLOW,
+          exclude: UNIT,
           globalSetup: [builtCli, 'test/helpers/chromium-server.ts'],
           env: sqlite,
           maxWorkers: 1,

@@ -332,7 +332,7 @@ async function latency(work: string) {
     if (rtp.header.marker) rtcDecoder.stdin!.write(Buffer.from([0, 0, 0, 1, 9, 0xf0]));
   });
   while (!(await feeds.live('bench', 'main', 2000))) await sleep(100);
-  const { answer } = await whep.create('bench', pc.localDescription!.sdp);
+  const { answer } = await whep.create('bench', pc.localDescription!.sdp, 'bench');
   await pc.setRemoteDescription({ type: 'answer', sdp: answer });
 
   // HLS viewer: polls the playlist, fetches each new segment when listed, reads its first frame.

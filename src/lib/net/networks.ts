@@ -14,12 +14,20 @@ export function parseAddress(text: string): IpAddress | null {
 }
 
 /**
- * Whether an address is in the public internet: ipaddr.js's `unicast` class. Everything else is refused
+ * Whether an address is in the public internet: ipaddr.js's `unicast` class, for IPv6 only within
+ * global unicast (2000::/3). Everything else is refused
  * by default: loopback, private (RFC 1918), unique-local IPv6, link-local (cloud metadata), unspecified,
  * multicast, broadcast, carrier-grade NAT (100.64.0.0/10), and the reserved, documentation and
  * tunnelling ranges (6to4, Teredo, NAT64) that can carry a private IPv4 address.
  */
-export const isPublicUnicast = (address: IpAddress): boolean => address.range() === 'unicast';
+export const isPublicUnicast = (address: IpAddress): boolean =>
+  address.range() === 'unicast' && (address.kind() === 'ipv4' || address.match(GLOBAL_UNICAST_V6));
+
+/**
+ * IPv6 global unicast (RFC 4291): ipaddr.js calls anything it has no name for `unicast`, which takes
+ * in the deprecated IPv4-compatible `::a.b.c.d` (`::/96`) and unassigned space; only 2000::/3 is public.
+ */
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
 
 /**
  * OVERLOOK_ALLOWED_NETWORKS: comma-separated CIDRs (`192.168.10.0/24,10.0.0.5/32,fd00::/8`); a bare

@@ -3,7 +3,7 @@
 // Everything stops with the app. A real camera whose H.264 copy fails is tried again with encoding.
 // Each stream is an ffmpeg, so a node runs at most so many, and one person may start only so many
 // (docs/security.md, "Live encoders"); watching a running stream costs nothing and is never refused.
-import { mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
@@ -44,7 +44,9 @@ export class LiveStreams {
 
   /** Clears folders a previous process left behind and starts the idle sweep. */
   start(): void {
-    mkdirSync(this.root, { recursive: true });
+    // Private like the rest of the data dir: the segments are a tenant's video.
+    mkdirSync(this.root, { recursive: true, mode: 0o700 });
+    chmodSync(this.root, 0o700);
     for (const name of readdirSync(this.root)) if (name.startsWith('stream-')) rmSync(join(this.root, name), { recursive: true, force: true });
     this.sweeper = setInterval(() => void this.sweep(), Math.max(100, Math.min(5000, this.idleMs / 4)));
     this.sweeper.unref();
@@ -87,7 +89,7 @@ export class LiveStreams {
 
   private async launch(key: string, specs: () => Promise<StreamSpec[]>): Promise<HlsStream> {
     if (this.closing) throw new ApiError('SERVICE_UNAVAILABLE', 'The server is shutting down');
-    mkdirSync(this.root, { recursive: true });
+    mkdirSync(this.root, { recursive: true, mode: 0o700 });
     const list = await specs();
     let lastError: unknown = null;
     for (const spec of list) {

@@ -41,7 +41,7 @@ export async function liveRoutes(fastify: FastifyInstance): Promise<void> {
       if (req.headers['content-type']?.split(';')[0]?.trim().toLowerCase() !== SDP)
         throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `The offer must be sent as ${SDP}`);
       await devices.get(req.params.id);
-      const { id, answer } = await whep.create(req.params.id, req.body);
+      const { id, answer } = await whep.create(req.params.id, req.body, req.recorderUser?.userId ?? '');
       return reply
         .code(201)
         .type(SDP)

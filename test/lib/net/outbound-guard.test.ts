@@ -84,6 +84,9 @@ describe('what is refused by default', () => {
     ['broadcast', '255.255.255.255'],
     ['carrier-grade NAT 100.64/10', '100.64.0.1'],
     ['NAT64 carrying a private address', '64:ff9b::a00:1'],
+    ['IPv4-compatible loopback (deprecated ::/96)', '::127.0.0.1'],
+    ['IPv4-compatible metadata (deprecated ::/96)', '::a9fe:a9fe'],
+    ['IPv6 outside global unicast 2000::/3', '4000::1'],
   ])('%s (%s)', async (_what, address) => {
     await refusedBy(guard.check(address, 80));
     await refusedBy(guard.checkUrl(`http://${address.includes(':') ? `[${address}]` : address}:8080/x`));

@@ -1,6 +1,6 @@
 // The stream manager on its own, with real ffmpeg: a copy that fails falls back to the next way of
 // making the stream; a source that never works answers 502 with ffmpeg's reason; closing stops all.
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,15 @@ const quiet = { warn() {}, info() {} } as unknown as FastifyBaseLogger;
 afterAll(() => scratch.remove());
 
 describe('LiveStreams', () => {
+  it('keeps its folder private, also one an older version left open', async () => {
+    const root = join(scratch.dir, 'private');
+    mkdirSync(root, { mode: 0o755 });
+    const streams = new LiveStreams(root, 'ffmpeg', 60_000, quiet, { perNode: 1, perPerson: 1 });
+    streams.start();
+    expect(statSync(root).mode & 0o777).toBe(0o700);
+    await streams.close();
+  });
+
   it('falls back when the first way fails, reports a source that never works, and stops everything on close', async () => {
     const root = join(scratch.dir, 'live');
     const streams = new LiveStreams(root, 'ffmpeg', 60_000, quiet, { perNode: 10, perPerson: 10 });
