@@ -34,6 +34,8 @@ class StorageWorker {
   private wakeUp: (() => void) | null = null;
   private woken = false;
   private restUntil = 0;
+  /** The storage's settings changed since the target was built. */
+  private changed = false;
   private readonly abort = new AbortController();
   readonly done: Promise<void>;
 
@@ -45,12 +47,11 @@ class StorageWorker {
     this.done = this.loop();
   }
 
-  /** The storage changed: later attempts use its new settings, at once. */
+  /** The storage changed: the next attempt uses its new settings, at once (one in flight finishes with the old). */
   update(storage: StorageTarget): void {
     if (storage.updated_at === this.storage.updated_at) return;
-    this.target.close();
     this.storage = storage;
-    this.target = uploadTarget(storage);
+    this.changed = true;
     this.failures = 0;
     this.restUntil = 0;
     this.wake();
@@ -100,6 +101,11 @@ class StorageWorker {
           const due = await queue.nextDue(this.storage.id);
           await this.sleep(due ? Math.min(due.getTime() - Date.now(), IDLE_CHECK_MS) : IDLE_CHECK_MS);
           continue;
+        }
+        if (this.changed) {
+          this.changed = false;
+          this.target.close();
+          this.target = uploadTarget(this.storage);
         }
         const object = await this.objectOf(item);
         if (!object) {

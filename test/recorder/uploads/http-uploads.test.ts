@@ -34,7 +34,9 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const status = failing ? 503 : 201;
+      // Under /guarded the receiver wants its own credential.
+      const refused = req.url!.startsWith('/guarded') && req.headers.authorization !== 'Bearer right';
+      const status = failing ? 503 : refused ? 401 : 201;
       requests.push({ at: Date.now(), method: req.method!, path: req.url!, headers: req.headers, md5: md5(Buffer.concat(chunks)), status });
       res.writeHead(status).end();
     });
@@ -180,6 +182,38 @@ describe('uploads to an HTTP storage', () => {
       expect(q.headers['x-overlook-key']).toMatch(new RegExp(`^${deviceId}/main/.+\\.ts$`));
     }
     expect((await r.app.inject({ method: 'DELETE', url: `/api/remote_storages/${storage.json().id}`, headers: admin })).statusCode).toBe(204);
+  });
+
+  it('a storage refusing the credential shows it, and the queue is sent as soon as the credential is fixed', async () => {
+    const storage = await r.app.inject({
+      method: 'POST',
+      url: '/api/remote_storages',
+      headers: admin,
+      payload: { name: 'Guarded', type: 'http', url: `${base}/guarded`, config: { method: 'PUT', headers: { authorization: 'Bearer wrong' } } },
+    });
+    const id = storage.json().id as string;
+    const device = await r.app.inject({
+      method: 'POST',
+      url: '/api/devices',
+      headers: admin,
+      payload: { name: 'Gate 2', type: 'file', stream_config: { path: r.video } },
+    });
+    const deviceId = device.json().id as string;
+    await eventually(async () => (await storageState(id)).uploads.last_error === 'HTTP PUT answered 401', 30_000, 'the refusal shown');
+    await r.app.inject({ method: 'PUT', url: `/api/devices/${deviceId}`, headers: admin, payload: { storage_config: { recording_mode: 'never' } } });
+    const fixed = await r.app.inject({
+      method: 'PUT',
+      url: `/api/remote_storages/${id}`,
+      headers: admin,
+      payload: { config: { headers: { authorization: 'Bearer right' } } },
+    });
+    expect(fixed.statusCode, fixed.body).toBe(200);
+    await eventually(async () => (await storageState(id)).uploads.pending === 0, 30_000, 'the queue sent with the new credential');
+    const guarded = requests.filter((q) => q.path.startsWith('/guarded/') && q.status === 201);
+    const segments = await r.db.kysely.selectFrom('segments').select('id').where('device_id', '=', deviceId).execute();
+    expect(guarded).toHaveLength(segments.length);
+    for (const q of guarded) expect(q.headers.authorization).toBe('Bearer right');
+    expect((await r.app.inject({ method: 'DELETE', url: `/api/remote_storages/${id}`, headers: admin })).statusCode).toBe(204);
   });
 
   it('bad storage input is 400 naming the field, and nothing is stored or changed', async () => {
