@@ -58,9 +58,16 @@ export async function buildRecorderApp(opts: { config: RecorderConfig; db: Recor
   ]) {
     await app.register(routes);
   }
+  // Uploads run while the app does; what is queued stays queued in the database across restarts.
+  app.addHook('onReady', async () => {
+    services.uploader.start();
+    services.snapshotUploads.start();
+  });
   app.addHook('onClose', async () => {
     await services.whep.closeAll();
+    await services.snapshotUploads.stop();
     await services.manager.stopAll();
+    await services.uploader.stop();
     await services.rtp.closeAll();
   });
   return app;

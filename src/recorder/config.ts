@@ -33,6 +33,8 @@ export interface RecorderConfig {
   /** Whether each device's ffmpeg also feeds the live view (live HLS and WebRTC). */
   liveView: boolean;
   bodyLimit: number;
+  /** The longest wait between two upload attempts to a remote storage (ms); waits start at 2 s and double. */
+  uploadRetryMaxMs: number;
   /** Request deadlines and the per-address connection cap (docs/security.md). */
   httpLimits: HttpLimits;
   /** Web origins allowed to call from a browser (CORS); empty: none. */
@@ -78,6 +80,7 @@ export function recorderConfig(flags: { dataDir?: string } = {}, env: Env = proc
     liveWindow: e.OVERLOOK_RECORDER_LIVE_WINDOW,
     liveView: !['off', '0', 'false', 'no'].includes((e.OVERLOOK_RECORDER_LIVE ?? 'on').toLowerCase()),
     bodyLimit: e.OVERLOOK_RECORDER_BODY_LIMIT,
+    uploadRetryMaxMs: e.OVERLOOK_RECORDER_UPLOAD_RETRY_MAX_SECONDS * 1000,
     httpLimits: httpLimits(env),
     corsOrigins: corsOrigins(env),
     metrics: metricsConfig(env),

@@ -13,6 +13,9 @@ import { Snapshots } from './snapshots/snapshots.js';
 import { FootageExporter } from './footage/footage-export.js';
 import { EventsService } from './events/events-service.js';
 import { RemoteStorages } from './remote-storages/remote-storages-service.js';
+import { UploadQueue } from './uploads/upload-queue.js';
+import { Uploader } from './uploads/uploader.js';
+import { SnapshotUploads } from './uploads/snapshot-uploads.js';
 import { RtpFeeds } from './live/rtp-feeds.js';
 import { WhepSessions } from './live/whep-sessions.js';
 import { LIVE_SEGMENT_SECONDS } from './hls/live-playlist.js';
@@ -43,6 +46,12 @@ export interface RecorderServices {
   footage: FootageExporter;
   events: EventsService;
   remoteStorages: RemoteStorages;
+  /** What is still to be uploaded to each remote storage. */
+  uploadQueue: UploadQueue;
+  /** Sends the queue to the storages (started with the app, stopped when it closes). */
+  uploader: Uploader;
+  /** Queues snapshots for the storages that ask for them. */
+  snapshotUploads: SnapshotUploads;
 }
 
 declare module 'fastify' {
@@ -57,7 +66,31 @@ export function createRecorderServices(config: RecorderConfig, db: RecorderDb, l
   const tokens = new AccessTokens(db, config.tokenDays, caches);
   const secrets = new RecorderSecrets(config.secretKey);
   const devices = new DevicesService(db, config.ffprobePath, config.mediaDir, secrets);
-  const index = new SegmentIndex(db);
+  const uploadQueue = new UploadQueue(db);
+  // The storages and the uploads know each other only through these two hooks (built below).
+  const uploads = {
+    status: (ids: string[]) => uploadQueue.status(ids),
+    storagesChanged: () => {
+      uploader.storagesChanged();
+      snapshotUploads.storagesChanged();
+    },
+  };
+  const remoteStorages = new RemoteStorages(db, secrets, uploads);
+  // A segment's upload rows are written in the transaction that indexes it.
+  const index = new SegmentIndex(db, {
+    inTransaction: async (trx, segment) => uploadQueue.addSegment(trx, await remoteStorages.takingRecordings(trx), segment),
+    committed: () => uploader.wake(),
+  });
+  const snapshots = new Snapshots(index, config.storageRoot, tools);
+  const uploader = new Uploader({
+    queue: uploadQueue,
+    storages: remoteStorages,
+    index,
+    storageRoot: config.storageRoot,
+    maxBackoffMs: config.uploadRetryMaxMs,
+    log,
+  });
+  const snapshotUploads = new SnapshotUploads({ storages: remoteStorages, devices, snapshots, queue: uploadQueue, queued: () => uploader.wake(), log });
   const rtp = new RtpFeeds();
   const loadOne = async (id: string) => {
     if (!(await devices.exists(id))) return null;
@@ -94,9 +127,12 @@ export function createRecorderServices(config: RecorderConfig, db: RecorderDb, l
     manager,
     rtp,
     whep: new WhepSessions(rtp),
-    snapshots: new Snapshots(index, config.storageRoot, tools),
+    snapshots,
     footage: new FootageExporter(index, config.storageRoot, tools),
     events: new EventsService(db, config.storageRoot),
-    remoteStorages: new RemoteStorages(db, secrets),
+    remoteStorages,
+    uploadQueue,
+    uploader,
+    snapshotUploads,
   };
 }

@@ -228,6 +228,10 @@ const Recorder = {
   OVERLOOK_RECORDER_LIVE_WINDOW: positive(6, 'Live HLS window, in segments'),
   OVERLOOK_RECORDER_LIVE: Type.Optional(text('`off`: no live view (no live HLS, no WebRTC); each device ffmpeg only records', { defaultText: 'on' })),
   OVERLOOK_RECORDER_BODY_LIMIT: positive(5 * 1024 * 1024, 'Largest request body of the recorder API, in bytes'),
+  OVERLOOK_RECORDER_UPLOAD_RETRY_MAX_SECONDS: positive(
+    300,
+    'Longest wait between two attempts to upload to a remote storage, in seconds (waits start at 2 s and double)',
+  ),
   ...SignInThrottle,
   OVERLOOK_RECORDER_SECRET_KEY: Type.Optional(
     nonEmpty('Base64 of 32 random bytes that seal the camera passwords and remote-storage secrets in the recorder database', {

@@ -1,5 +1,5 @@
 // The recorder's own embedded database (SQLite in its data dir): users, tokens, devices, the segment
-// index, runs, events. Times are ISO 8601 UTC text with milliseconds; booleans 0/1; JSON as text.
+// index, runs, events, remote storages and their upload queue. Times are ISO 8601 UTC text with milliseconds; booleans 0/1; JSON as text.
 export interface RecorderUsersTable {
   id: string;
   username: string;
@@ -111,6 +111,33 @@ export interface RemoteStoragesTable {
   updated_at: string;
 }
 
+export interface UploadsTable {
+  id: string;
+  storage_id: string;
+  /** segment | snapshot */
+  kind: string;
+  device_id: string;
+  /** Where the object goes: the same for every attempt, so a retry overwrites (uploads/object-keys.ts). */
+  object_key: string;
+  /** A segment's id in the index; its file is read when it is sent. */
+  segment_id: string | null;
+  start_date: string;
+  end_date: string;
+  /** A snapshot's JPEG, taken when it was queued. */
+  body: Buffer | null;
+  attempts: number;
+  next_attempt_at: string;
+  last_error: string | null;
+  created_at: string;
+}
+
+interface UploadStatusTable {
+  storage_id: string;
+  last_success_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+}
+
 export interface RecorderDatabase {
   users: RecorderUsersTable;
   access_tokens: AccessTokensTable;
@@ -121,4 +148,6 @@ export interface RecorderDatabase {
   lpr_events: LprEventsTable;
   webhook_tokens: WebhookTokensTable;
   remote_storages: RemoteStoragesTable;
+  uploads: UploadsTable;
+  upload_status: UploadStatusTable;
 }

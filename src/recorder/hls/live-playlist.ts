@@ -9,14 +9,14 @@ export const LIVE_SEGMENT_SECONDS = 1;
 /** A live segment file name, as ffmpeg writes it (numbered from the clock, never reused). */
 export const LIVE_SEGMENT = /^live-[0-9]{1,20}\.ts$/;
 /** A playlist not rewritten for this long belongs to an ffmpeg that hangs: no live picture. */
-const STALE_MS = 15_000;
+export const LIVE_STALE_MS = 15_000;
 
 /** The live playlist with token-carrying URIs, or null when the device has no live picture now. */
 export async function livePlaylist(dir: string, token: string): Promise<string | null> {
   const file = join(dir, 'index.m3u8');
   let text: string;
   try {
-    if (Date.now() - (await stat(file)).mtimeMs > STALE_MS) return null;
+    if (Date.now() - (await stat(file)).mtimeMs > LIVE_STALE_MS) return null;
     text = await readFile(file, 'utf8');
   } catch {
     return null;

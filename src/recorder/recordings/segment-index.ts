@@ -1,17 +1,28 @@
 // The index of stored segments and runs (continuous recording periods): what the recorder writes as
 // segments are finished, and what HLS, footage export, snapshots and the listings read.
+import type { Transaction } from 'kysely';
 import type { RecorderDb } from '../db/recorder-db.js';
-import type { SegmentsTable } from '../db/schema.js';
+import type { RecorderDatabase, SegmentsTable } from '../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import { pageMeta, pageOffset } from '../../lib/http/pagination.js';
 
 export type Segment = SegmentsTable;
 
+/** What else happens when a segment is indexed: inside the same transaction, then once it is committed. */
+export interface IndexedHook {
+  inTransaction(trx: Transaction<RecorderDatabase>, segment: Segment): Promise<void>;
+  committed(segment: Segment): void;
+}
+
 export class SegmentIndex {
   /** Segments added since the process started (docs/deploy.md, Metrics). */
   written = 0;
 
-  constructor(private readonly db: RecorderDb) {}
+  constructor(
+    private readonly db: RecorderDb,
+    /** The upload queue's rows are written with the segment's, so a crash between the two loses nothing. */
+    private readonly indexed?: IndexedHook,
+  ) {}
 
   async openRun(deviceId: string, stream: string, start: Date): Promise<string> {
     const id = newId();
@@ -43,8 +54,10 @@ export class SegmentIndex {
           .where('id', '=', s.run_id)
           .execute();
       }
+      await this.indexed?.inTransaction(trx, row);
     });
     this.written++;
+    this.indexed?.committed(row);
     return row;
   }
 

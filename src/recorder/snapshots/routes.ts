@@ -18,7 +18,8 @@ export async function snapshotRoutes(fastify: FastifyInstance): Promise<void> {
       schema: {
         tags: ['snapshots'],
         operationId: 'snapshot',
-        summary: 'A JPEG: live, or at `time` from the recordings (`method=before`: the keyframe at or before it; `precise`: that exact frame)',
+        summary:
+          'A JPEG: live (the camera snapshot URI, else the newest live HLS segment, else the newest recording), or at `time` from the recordings (`method=before`: the keyframe at or before it; `precise`: that exact frame)',
         params: DeviceId,
         querystring: Type.Object({
           time: Type.Optional(Type.String({ maxLength: 40 })),
@@ -35,9 +36,7 @@ export async function snapshotRoutes(fastify: FastifyInstance): Promise<void> {
       const time = req.query.time === undefined ? undefined : timeParam('time', req.query.time);
       let shot: Snapshot;
       if (time) shot = await snapshots.at(device.id, stream, time, req.query.method ?? 'before');
-      else if (device.type === 'ip' && device.stream_config.snapshot_uri)
-        shot = await snapshots.fromCamera(device.stream_config.snapshot_uri, await devices.credentials(device.id));
-      else shot = await snapshots.latest(device.id, stream);
+      else shot = await snapshots.current(device, stream, () => devices.credentials(device.id));
       return reply.type('image/jpeg').header('x-timestamp', shot.at.toISOString()).header('cache-control', 'no-store').send(shot.jpeg);
     },
   );

@@ -1,10 +1,14 @@
-// JPEG snapshots: live (the camera's own snapshot URI, or the newest recorded frame) or at a time
-// from the recordings, either the keyframe at or before it (`before`, fast) or the exact frame (`precise`).
+// JPEG snapshots: live (the camera's own snapshot URI, else the newest live HLS segment, else the
+// newest recorded frame) or at a time from the recordings, either the keyframe at or before it
+// (`before`, fast) or the exact frame (`precise`).
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { ApiError } from '../../lib/errors.js';
 import type { SegmentIndex } from '../recordings/segment-index.js';
+import type { Device } from '../devices/device-record.js';
 import { keyframeTimes } from '../recording/ffprobe.js';
+import { liveDir } from '../recording/segment-layout.js';
+import { newestLiveSegment } from './live-segment.js';
 
 export interface Snapshot {
   jpeg: Buffer;
@@ -19,19 +23,24 @@ export interface Snapshot {
  */
 async function frameAt(tools: { ffmpeg: string; ffprobe: string }, file: string, offsetS: number): Promise<Buffer> {
   const keyframe = (await keyframeTimes({ ffprobe: tools.ffprobe }, file)).filter((k) => k <= offsetS + 0.0005).pop() ?? 0;
+  return jpegFrame(tools.ffmpeg, file, keyframe, Math.max(0, offsetS - keyframe));
+}
+
+/** One frame as JPEG: ffmpeg seeks to `seekS` (a keyframe) in the input, then decodes `thenS` further. */
+function jpegFrame(ffmpeg: string, file: string, seekS: number, thenS: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     execFile(
-      tools.ffmpeg,
+      ffmpeg,
       [
         '-hide_banner',
         '-loglevel',
         'error',
         '-ss',
-        keyframe.toFixed(3),
+        seekS.toFixed(3),
         '-i',
         file,
         '-ss',
-        Math.max(0, offsetS - keyframe).toFixed(3),
+        thenS.toFixed(3),
         '-frames:v',
         '1',
         '-f',
@@ -43,7 +52,8 @@ async function frameAt(tools: { ffmpeg: string; ffprobe: string }, file: string,
         'pipe:1',
       ],
       { encoding: 'buffer', maxBuffer: 32 * 1024 * 1024, timeout: 20_000 },
-      (err, stdout) => (err || stdout.length === 0 ? reject(err ?? new Error(`ffmpeg found no frame ${offsetS.toFixed(3)} s into ${file}`)) : resolve(stdout)),
+      (err, stdout) =>
+        err || stdout.length === 0 ? reject(err ?? new Error(`ffmpeg found no frame ${(seekS + thenS).toFixed(3)} s into ${file}`)) : resolve(stdout),
     );
   });
 }
@@ -67,7 +77,7 @@ export class Snapshots {
   ) {}
 
   /** The camera's own snapshot, when it has a snapshot URI. */
-  async fromCamera(uri: string, creds: { username?: string; password?: string }): Promise<Snapshot> {
+  private async fromCamera(uri: string, creds: { username?: string; password?: string }): Promise<Snapshot> {
     const headers: Record<string, string> = creds.username
       ? { authorization: `Basic ${Buffer.from(`${creds.username}:${creds.password ?? ''}`).toString('base64')}` }
       : {};
@@ -82,8 +92,30 @@ export class Snapshots {
     return { jpeg: Buffer.from(await res.arrayBuffer()), at: new Date() };
   }
 
+  /**
+   * A live snapshot of a device: its camera's own snapshot URI when it has one, else the first frame
+   * of the newest live HLS segment (there within seconds of the device starting), else the newest
+   * recorded frame (the live view is off, or the device is not streaming now).
+   */
+  async current(device: Device, stream: string, credentials: () => Promise<{ username?: string; password?: string }>): Promise<Snapshot> {
+    if (device.type === 'ip' && device.stream_config.snapshot_uri) return this.fromCamera(device.stream_config.snapshot_uri, await credentials());
+    return (await this.live(device.id, stream)) ?? this.latest(device.id, stream);
+  }
+
+  /** The first frame of the newest live segment (segments start on a keyframe), or null when there is none to read. */
+  private async live(deviceId: string, stream: string): Promise<Snapshot | null> {
+    const seg = await newestLiveSegment(liveDir(this.storageRoot, deviceId, stream));
+    if (!seg) return null;
+    try {
+      return { jpeg: await jpegFrame(this.tools.ffmpeg, seg.file, 0, 0), at: seg.at };
+    } catch {
+      // Rolled away or cut short by a restarting ffmpeg: the recording still has a frame.
+      return null;
+    }
+  }
+
   /** The newest recorded frame (half a second before the end of the newest segment). */
-  async latest(deviceId: string, stream: string): Promise<Snapshot> {
+  private async latest(deviceId: string, stream: string): Promise<Snapshot> {
     const [seg] = await this.index.latest(deviceId, stream, 1);
     if (!seg) throw new ApiError('NOT_FOUND', 'Nothing recorded yet for this device');
     const offset = Math.max(0, seg.duration_ms / 1000 - 0.5);

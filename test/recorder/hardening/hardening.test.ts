@@ -117,10 +117,15 @@ describe('secrets at rest', () => {
       method: 'POST',
       url: '/api/remote_storages',
       headers: admin,
-      payload: { name: 'Bucket', type: 's3', url: 'https://s3.example.com', config: { bucket: 'b', access_key_id: 'AKIA1', secret_access_key: S3_SECRET } },
+      payload: {
+        name: 'Bucket',
+        type: 's3',
+        url: 'https://s3.example.com',
+        config: { bucket: 'site-bucket', access_key_id: 'AKIA1', secret_access_key: S3_SECRET },
+      },
     });
     expect(storage.statusCode, storage.body).toBe(201);
-    expect(storage.json().config).toMatchObject({ bucket: 'b', access_key_id: 'AKIA1', has_secret: true });
+    expect(storage.json().config).toMatchObject({ bucket: 'site-bucket', access_key_id: 'AKIA1', has_secret: true });
     const hook = await r.app.inject({
       method: 'POST',
       url: '/api/remote_storages',

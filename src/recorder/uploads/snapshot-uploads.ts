@@ -1,0 +1,104 @@
+// Snapshots for the storages that ask for them (`snapshot_interval_seconds`): on every multiple of the
+// interval (UTC, so every 60 s falls on the minute), a live snapshot of each device that is streaming
+// or recording then is queued for the storage, JPEG and all. A slot the recorder was not running for
+// is not made up afterwards. Storages on the same slot share one snapshot of a device.
+import type { DevicesService } from '../devices/devices-service.js';
+import type { RemoteStorages } from '../remote-storages/remote-storages-service.js';
+import type { Snapshot, Snapshots } from '../snapshots/snapshots.js';
+import type { UploadQueue } from './upload-queue.js';
+
+export interface SnapshotUploadsDeps {
+  storages: Pick<RemoteStorages, 'targets'>;
+  devices: Pick<DevicesService, 'list' | 'credentials'>;
+  snapshots: Pick<Snapshots, 'current'>;
+  queue: Pick<UploadQueue, 'addSnapshot'>;
+  /** Called when snapshots were queued. */
+  queued(): void;
+  log: { warn(obj: object, msg: string): void };
+}
+
+/** How long a slot's snapshot of a device is shared with the other storages on that slot. */
+const SHARE_MS = 60_000;
+
+export class SnapshotUploads {
+  private readonly schedules = new Map<string, { intervalS: number; timer: NodeJS.Timeout }>();
+  private readonly taken = new Map<string, { at: number; shot: Promise<Snapshot | null> }>();
+  private syncing: Promise<void> = Promise.resolve();
+  private stopped = true;
+
+  constructor(private readonly deps: SnapshotUploadsDeps) {}
+
+  start(): void {
+    this.stopped = false;
+    this.storagesChanged();
+  }
+
+  storagesChanged(): void {
+    if (this.stopped) return;
+    this.syncing = this.syncing.then(() => this.sync()).catch((err) => this.deps.log.warn({ err }, 'reading the remote storages failed'));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.syncing;
+    for (const s of this.schedules.values()) clearTimeout(s.timer);
+    this.schedules.clear();
+  }
+
+  private async sync(): Promise<void> {
+    const wanted = new Map<string, number>();
+    for (const s of await this.deps.storages.targets()) {
+      const every = s.config.snapshot_interval_seconds;
+      if (typeof every === 'number' && every > 0) wanted.set(s.id, every);
+    }
+    if (this.stopped) return;
+    for (const [id, schedule] of this.schedules) {
+      if (wanted.get(id) === schedule.intervalS) continue;
+      clearTimeout(schedule.timer);
+      this.schedules.delete(id);
+    }
+    for (const [id, intervalS] of wanted) if (!this.schedules.has(id)) this.schedule(id, intervalS);
+  }
+
+  /** Sets the storage's timer for its next slot after now. */
+  private schedule(storageId: string, intervalS: number): void {
+    const ms = intervalS * 1000;
+    const slot = (Math.floor(Date.now() / ms) + 1) * ms;
+    const timer = setTimeout(() => {
+      this.schedule(storageId, intervalS);
+      void this.take(storageId, new Date(slot));
+    }, slot - Date.now());
+    timer.unref();
+    this.schedules.set(storageId, { intervalS, timer });
+  }
+
+  private async take(storageId: string, slot: Date): Promise<void> {
+    const now = Date.now();
+    for (const [key, t] of this.taken) if (now - t.at > SHARE_MS) this.taken.delete(key);
+    let queued = 0;
+    try {
+      const devices = (await this.deps.devices.list()).filter((d) => d.state === 'streaming' || d.state === 'recording');
+      for (const device of devices) {
+        const key = `${device.id}@${slot.getTime()}`;
+        let taken = this.taken.get(key);
+        if (!taken) {
+          const shot = this.deps.snapshots
+            .current(device, 'main', () => this.deps.devices.credentials(device.id))
+            .catch((err: Error) => {
+              this.deps.log.warn({ deviceId: device.id, error: err.message }, 'no snapshot to upload');
+              return null;
+            });
+          taken = { at: now, shot };
+          this.taken.set(key, taken);
+        }
+        const shot = await taken.shot;
+        if (!shot || this.stopped) continue;
+        await this.deps.queue.addSnapshot(storageId, device.id, slot, shot.jpeg, shot.at);
+        queued++;
+      }
+    } catch (err) {
+      this.deps.log.warn({ err, storageId }, 'queueing snapshots failed');
+    }
+    if (queued) this.deps.queued();
+  }
+}
