@@ -8,6 +8,7 @@ import type { PlatformDb } from './database.js';
 import { createBaseApp } from '../lib/http/base-app.js';
 import { infrastructure } from './plugins/infrastructure.js';
 import { secretsFeature } from './secrets/secrets-plugin.js';
+import { outboxFeature } from './outbox/outbox-plugin.js';
 import { auditFeature } from './audit/audit-plugin.js';
 import { lifecycleFeature } from './lifecycle/lifecycle-plugin.js';
 import { notificationsFeature } from './notifications/notifications-plugin.js';
@@ -78,6 +79,7 @@ export interface PlatformAppOptions {
 /** Each feature's services, in an order where every plugin comes after the ones it needs. */
 export const FEATURES = [
   secretsFeature,
+  outboxFeature,
   auditFeature,
   lifecycleFeature,
   notificationsFeature,

@@ -14,6 +14,7 @@ import { mediaHubTables, type MediaHubTables } from './media-hub/media-hub-table
 import { membersTables, type MembersTables } from './members/members-tables.js';
 import { notificationsTables, type NotificationsTables } from './notifications/notifications-tables.js';
 import { oauthTables, type OauthTables } from './oauth/oauth-tables.js';
+import { outboxTables, type OutboxTables } from './outbox/outbox-tables.js';
 import { progressPhotosTables, type ProgressPhotosTables } from './progress-photos/progress-photos-tables.js';
 import { projectsTables, type ProjectsTables } from './projects/projects-tables.js';
 import { recordingsTables, type RecordingsTables } from './recordings/recordings-tables.js';
@@ -45,6 +46,7 @@ export const platformTables = {
   ...commentsTables,
   ...secretsTables,
   ...workTables,
+  ...outboxTables,
 };
 
 export interface PlatformDatabase
@@ -68,6 +70,7 @@ export interface PlatformDatabase
     VideoWallsTables,
     CommentsTables,
     SecretsTables,
-    WorkTables {}
+    WorkTables,
+    OutboxTables {}
 
 export type PlatformDb = Db<PlatformDatabase>;
