@@ -22,6 +22,7 @@ import { secretsTables, type SecretsTables } from './secrets/secrets-tables.js';
 import { usersTables, type UsersTables } from './users/users-tables.js';
 import { videoWallsTables, type VideoWallsTables } from './video-walls/video-walls-tables.js';
 import { weatherTables, type WeatherTables } from './weather/weather-tables.js';
+import { webhooksTables, type WebhooksTables } from './webhooks/webhooks-tables.js';
 import { workTables, type WorkTables } from './work/work-tables.js';
 
 export const platformTables = {
@@ -47,6 +48,7 @@ export const platformTables = {
   ...secretsTables,
   ...workTables,
   ...outboxTables,
+  ...webhooksTables,
 };
 
 export interface PlatformDatabase
@@ -71,6 +73,7 @@ export interface PlatformDatabase
     CommentsTables,
     SecretsTables,
     WorkTables,
-    OutboxTables {}
+    OutboxTables,
+    WebhooksTables {}
 
 export type PlatformDb = Db<PlatformDatabase>;
