@@ -7,9 +7,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type Channel, eventBody, type StoredEvent } from '../outbox/index.js';
 
 /** A topic level from a name: MQTT's separators and wildcards never come through. */
-const level = (s: string) => s.replace(/[/+#\u0000]/g, '_');
+const level = (s: string) => s.replace(/[/+#]/g, '_');
 
-export function topicOf(event: StoredEvent): string {
+function topicOf(event: StoredEvent): string {
   const project = event.projectExid ? level(event.projectExid) : 'platform';
   return `overlook/${project}/${event.cameraExid ? level(event.cameraExid) : 'project'}/${event.type}`;
 }

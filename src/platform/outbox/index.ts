@@ -3,3 +3,4 @@
 // Other features import this file only (docs/architecture.md, Feature folders as modules).
 export type { Outbox } from './outbox.js';
 export { EVENT_TYPES, GiveUp, eventBody, type Channel, type EventType, type NewEvent, type StoredEvent } from './events.js';
+export { openApiWebhooks } from './event-schemas.js';
