@@ -8,6 +8,7 @@ import type { PlatformDb } from './database.js';
 import { createBaseApp } from '../lib/http/base-app.js';
 import { infrastructure } from './plugins/infrastructure.js';
 import { secretsFeature } from './secrets/secrets-plugin.js';
+import { outboxFeature } from './outbox/outbox-plugin.js';
 import { auditFeature } from './audit/audit-plugin.js';
 import { lifecycleFeature } from './lifecycle/lifecycle-plugin.js';
 import { notificationsFeature } from './notifications/notifications-plugin.js';
@@ -31,6 +32,8 @@ import { commentsFeature } from './comments/comments-plugin.js';
 import { bimFeature } from './bim/bim-plugin.js';
 import { mediaHubFeature } from './media-hub/media-hub-plugin.js';
 import { connectorsFeature } from './connectors/connectors-plugin.js';
+import { webhooksFeature } from './webhooks/webhooks-plugin.js';
+import { mqttFeature } from './mqtt/mqtt-plugin.js';
 import { accessFeature } from './access-layer/access-plugin.js';
 import { explainerFeature } from './access-layer/explainer-plugin.js';
 import { registerOpenApi } from './openapi/plugin.js';
@@ -68,6 +71,7 @@ import { weatherRoutes } from './weather/routes.js';
 import { videoWallRoutes } from './video-walls/routes.js';
 import { commentRoutes } from './comments/routes.js';
 import { mediaHubRoutes } from './media-hub/routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 export interface PlatformAppOptions {
   config: PlatformConfig;
@@ -78,6 +82,7 @@ export interface PlatformAppOptions {
 /** Each feature's services, in an order where every plugin comes after the ones it needs. */
 export const FEATURES = [
   secretsFeature,
+  outboxFeature,
   auditFeature,
   lifecycleFeature,
   notificationsFeature,
@@ -101,6 +106,8 @@ export const FEATURES = [
   bimFeature,
   mediaHubFeature,
   connectorsFeature,
+  webhooksFeature,
+  mqttFeature,
 ];
 
 /** The routes, in the order of the OpenAPI document. */
@@ -139,6 +146,7 @@ export const ROUTES = [
   videoWallRoutes,
   commentRoutes,
   mediaHubRoutes,
+  webhookRoutes,
 ];
 
 export async function buildPlatformApp(opts: PlatformAppOptions): Promise<FastifyInstance> {

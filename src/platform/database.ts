@@ -14,6 +14,7 @@ import { mediaHubTables, type MediaHubTables } from './media-hub/media-hub-table
 import { membersTables, type MembersTables } from './members/members-tables.js';
 import { notificationsTables, type NotificationsTables } from './notifications/notifications-tables.js';
 import { oauthTables, type OauthTables } from './oauth/oauth-tables.js';
+import { outboxTables, type OutboxTables } from './outbox/outbox-tables.js';
 import { progressPhotosTables, type ProgressPhotosTables } from './progress-photos/progress-photos-tables.js';
 import { projectsTables, type ProjectsTables } from './projects/projects-tables.js';
 import { recordingsTables, type RecordingsTables } from './recordings/recordings-tables.js';
@@ -21,6 +22,7 @@ import { secretsTables, type SecretsTables } from './secrets/secrets-tables.js';
 import { usersTables, type UsersTables } from './users/users-tables.js';
 import { videoWallsTables, type VideoWallsTables } from './video-walls/video-walls-tables.js';
 import { weatherTables, type WeatherTables } from './weather/weather-tables.js';
+import { webhooksTables, type WebhooksTables } from './webhooks/webhooks-tables.js';
 import { workTables, type WorkTables } from './work/work-tables.js';
 
 export const platformTables = {
@@ -45,6 +47,8 @@ export const platformTables = {
   ...commentsTables,
   ...secretsTables,
   ...workTables,
+  ...outboxTables,
+  ...webhooksTables,
 };
 
 export interface PlatformDatabase
@@ -68,6 +72,8 @@ export interface PlatformDatabase
     VideoWallsTables,
     CommentsTables,
     SecretsTables,
-    WorkTables {}
+    WorkTables,
+    OutboxTables,
+    WebhooksTables {}
 
 export type PlatformDb = Db<PlatformDatabase>;

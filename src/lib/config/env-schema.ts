@@ -88,6 +88,24 @@ const SignInThrottle = {
   OVERLOOK_LOGIN_BLOCK_SECONDS: positive(60, 'How long a throttled account or address waits, in seconds'),
 } satisfies TProperties;
 
+/** Messages out: the outbox's dispatcher, webhooks and MQTT (docs/notifications.md). */
+const Messages = {
+  OVERLOOK_OUTBOX_POLL_SECONDS: positive(5, 'How often each node looks for due event deliveries besides being woken by a new event, in seconds'),
+  OVERLOOK_OUTBOX_RETRY_SECONDS: positive(10, 'Delay before the first retry of a failed event delivery, in seconds; each further retry waits twice as long'),
+  OVERLOOK_OUTBOX_RETRY_MAX_SECONDS: positive(3600, 'Longest delay between two attempts of an event delivery, in seconds'),
+  OVERLOOK_OUTBOX_GIVE_UP_HOURS: positive(24, 'How long after an event its failed deliveries are still retried, in hours'),
+  OVERLOOK_WEBHOOK_TIMEOUT_MS: positive(
+    10_000,
+    'How long a webhook receiver has to answer one delivery, in milliseconds (keep it below OVERLOOK_WORK_LEASE_SECONDS)',
+  ),
+  OVERLOOK_WEBHOOK_DISABLE_AFTER: positive(20, 'Failed deliveries in a row after which a webhook is disabled and the project owner told'),
+  OVERLOOK_MQTT_URL: Type.Optional(
+    nonEmpty('MQTT broker (`mqtt://user:pass@host:1883`, `mqtts://…`) on which every event is published at QoS 1 (docs/notifications.md)', {
+      defaultText: 'none: nothing is published',
+    }),
+  ),
+} satisfies TProperties;
+
 /** The main API (`overlook serve`, `up`, `migrate`, `users create`), in the order its config reads them. */
 const Platform = {
   OVERLOOK_PORT: port('platform', 'the main API'),
@@ -140,6 +158,7 @@ const Platform = {
   OVERLOOK_S3_ACCESS_KEY_ID: Type.Optional(nonEmpty('Access key id for the bucket')),
   OVERLOOK_S3_SECRET_ACCESS_KEY: Type.Optional(nonEmpty('Secret access key for the bucket')),
   OVERLOOK_ANPR_IMAGE_MAX_BYTES: positive(512 * 1024, 'Largest ANPR plate image, in bytes of JPEG'),
+  ...Messages,
   OVERLOOK_MEDIA_JOBS: Type.Optional(text('`0`: this process runs no media hub renders', { defaultText: 'on' })),
   OVERLOOK_MEDIA_CONCURRENCY: positive(1, 'Media hub renders run at once (at least 1)'),
   OVERLOOK_MEDIA_FILE_MAX_BYTES: positive(20 * 1024 * 1024, 'Largest media hub upload or logo, in bytes'),

@@ -6,6 +6,7 @@ import { metricsConfig, type MetricsConfig } from './metrics-config.js';
 import { DEFAULT_PORTS, resolveDataDir, type ServiceAddress } from './addresses.js';
 import { adminConfig, type AdminConfig } from './admin-config.js';
 import { bimConfig, type BimConfig } from './bim-config.js';
+import { messagesConfig, type MessagesConfig } from './messages-config.js';
 import { OPEN_METEO_ARCHIVE_URL, OPEN_METEO_URL, PlatformEnv, type PlatformEnvValues } from './env-schema.js';
 import { processEnv, type Env } from './process-env.js';
 import { readEnv } from './read-env.js';
@@ -76,6 +77,8 @@ export interface PlatformConfig {
   anprMetadataMaxBytes: number;
   /** Largest project logo or thumbnail upload, in bytes of image (OVERLOOK_SETTINGS_IMAGE_MAX_BYTES). */
   settingsImageMaxBytes: number;
+  /** Messages out: the outbox's dispatcher, webhooks and MQTT (messages-config.ts). */
+  messages: MessagesConfig;
   /** BIM uploads (renders and overlay layers): accepted image types, byte and pixel limits (bim-config.ts). */
   bim: BimConfig;
   /** Real cameras: how long one snapshot or ONVIF exchange may take, in milliseconds. */
@@ -148,6 +151,7 @@ export function platformConfig(flags: { dataDir?: string } = {}, env: Env = proc
     },
     admin: adminConfig(e),
     bim: bimConfig(e),
+    messages: messagesConfig(e),
     // `||`: an empty OVERLOOK_MCP_PORT means 3100 here (the MCP server itself would listen on port 0).
     mcpUrl: e.OVERLOOK_MCP_URL ?? `http://127.0.0.1:${e.OVERLOOK_MCP_PORT || DEFAULT_PORTS.mcp}/mcp`,
     oauthKeysJson: e.OVERLOOK_OAUTH_KEYS,
