@@ -32,6 +32,7 @@ import { commentsFeature } from './comments/comments-plugin.js';
 import { bimFeature } from './bim/bim-plugin.js';
 import { mediaHubFeature } from './media-hub/media-hub-plugin.js';
 import { connectorsFeature } from './connectors/connectors-plugin.js';
+import { mailFeature } from './mail/mail-plugin.js';
 import { accessFeature } from './access-layer/access-plugin.js';
 import { explainerFeature } from './access-layer/explainer-plugin.js';
 import { registerOpenApi } from './openapi/plugin.js';
@@ -39,6 +40,7 @@ import { healthRoutes } from './health/routes.js';
 import { metricsRoutes } from './metrics/metrics-routes.js';
 import { authRoutes } from './auth/routes.js';
 import { userRoutes } from './account/routes.js';
+import { mailRoutes } from './mail/routes.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { cameraRoutes } from './cameras/routes.js';
@@ -103,6 +105,7 @@ export const FEATURES = [
   bimFeature,
   mediaHubFeature,
   connectorsFeature,
+  mailFeature,
 ];
 
 /** The routes, in the order of the OpenAPI document. */
@@ -111,6 +114,7 @@ export const ROUTES = [
   metricsRoutes,
   authRoutes,
   userRoutes,
+  mailRoutes,
   notificationRoutes,
   projectRoutes,
   cameraRoutes,

@@ -10,6 +10,7 @@ import { camerasTables, type CamerasTables } from './cameras/cameras-tables.js';
 import { commentsTables, type CommentsTables } from './comments/comments-tables.js';
 import { connectorsTables, type ConnectorsTables } from './connectors/framework/connectors-tables.js';
 import { siteLinksTables, type SiteLinksTables } from './connectors/voyage-control/site-links-tables.js';
+import { mailTables, type MailTables } from './mail/mail-tables.js';
 import { mediaHubTables, type MediaHubTables } from './media-hub/media-hub-tables.js';
 import { membersTables, type MembersTables } from './members/members-tables.js';
 import { notificationsTables, type NotificationsTables } from './notifications/notifications-tables.js';
@@ -47,6 +48,7 @@ export const platformTables = {
   ...secretsTables,
   ...workTables,
   ...outboxTables,
+  ...mailTables,
 };
 
 export interface PlatformDatabase
@@ -71,6 +73,7 @@ export interface PlatformDatabase
     CommentsTables,
     SecretsTables,
     WorkTables,
-    OutboxTables {}
+    OutboxTables,
+    MailTables {}
 
 export type PlatformDb = Db<PlatformDatabase>;

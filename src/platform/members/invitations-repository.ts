@@ -53,3 +53,13 @@ export const deleteInvitationFor = (db: PlatformDb, projectId: string, email: st
 /** Deletes the invitations that expired before `at`. */
 export const deleteInvitationsExpiredBefore = (db: PlatformDb, at: string) =>
   db.kysely.deleteFrom('project_invitations').where('expires_at', '<', at).execute();
+
+/** Gives the invitation a new token (its hash): the link of an earlier e-mail stops working. */
+export async function setInvitationToken(db: PlatformDb, id: string, tokenHash: string): Promise<boolean> {
+  const res = await db.kysely.updateTable('project_invitations').set({ token_hash: tokenHash }).where('id', '=', id).executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** The invitation whose token has this hash (expired or not). */
+export const invitationByTokenHash = (db: PlatformDb, tokenHash: string) =>
+  db.kysely.selectFrom('project_invitations').select(columns).where('token_hash', '=', tokenHash).executeTakeFirst();

@@ -13,6 +13,8 @@ export const EVENT_TYPES = [
   'key.revoked_by_leak',
   'progress_photo.due',
   'webhook.disabled',
+  // E-mail only (docs/email.md): a person asked for a password reset; it names no project, so no project's webhook sees it.
+  'password_reset.requested',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
