@@ -117,8 +117,9 @@ export class EmailChannel implements Channel {
         return opened ? this.mail(to, messages.resetMessage(links.reset(opened.token))) : null;
       }
       case 'invitation.created': {
-        const issued = await this.d.invitations.issueToken(str(data, 'invitation_id', 'id') ?? '');
-        if (!issued || issued.email !== to) return null;
+        const project = event.projectExid ? await projectRefByExid(this.d.db, event.projectExid) : undefined;
+        const issued = project && (await this.d.invitations.issueToken(project.id, to));
+        if (!issued) return null;
         return this.mail(
           to,
           messages.invitationMessage({

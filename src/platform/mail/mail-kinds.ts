@@ -8,7 +8,7 @@ export const KIND_LABELS: Record<MailKind, string> = {
   media_items: 'a clip or timelapse you made is ready or failed',
   key_leaks: 'one of your API keys was revoked after a leak report',
   webhooks: 'a project webhook was disabled after failing deliveries',
-  progress_photos: 'progress photos',
+  progress_photos: 'a project’s progress photos are due',
 };
 
 export const isMailKind = (k: unknown): k is MailKind => typeof k === 'string' && (MAIL_KINDS as readonly string[]).includes(k);

@@ -25,6 +25,10 @@ export const upsertInvitation = (db: PlatformDb, row: ProjectInvitationsTable) =
 export const invitationById = (db: PlatformDb, id: string) =>
   db.kysely.selectFrom('project_invitations').select(columns).where('id', '=', id).executeTakeFirst();
 
+/** The project's invitation for the e-mail (expired or not). */
+export const invitationFor = (db: PlatformDb, projectId: string, email: string) =>
+  db.kysely.selectFrom('project_invitations').select(columns).where('project_id', '=', projectId).where('email', '=', email).executeTakeFirst();
+
 /** The invitations waiting for the e-mail (not expired at `now`), newest first. */
 export const pendingInvitationsFor = (db: PlatformDb, email: string, now: string) =>
   db.kysely

@@ -79,9 +79,13 @@ export class InvitationsService {
    * A new token for the invitation's e-mail link (the one before stops working), with what the e-mail
    * says; null when the invitation is gone or expired.
    */
-  async issueToken(id: string): Promise<{ token: string; email: string; role: string; projectName: string; inviter: string | null; expiresAt: string } | null> {
-    const row = await repo.invitationById(this.db, id);
+  async issueToken(
+    projectId: string,
+    email: string,
+  ): Promise<{ token: string; email: string; role: string; projectName: string; inviter: string | null; expiresAt: string } | null> {
+    const row = await repo.invitationFor(this.db, projectId, email);
     if (!row || Date.parse(row.expires_at) <= Date.now()) return null;
+    const id = row.id;
     const project = (await this.projects.namesOf([row.project_id])).get(row.project_id);
     if (!project) return null;
     const token = randomBytes(32).toString('base64url');
