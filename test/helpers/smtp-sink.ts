@@ -3,7 +3,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
-export interface MimePart {
+interface MimePart {
   headers: Map<string, string>;
   contentType: string;
   /** The Content-ID without its angle brackets, for inline images. */
@@ -61,7 +61,7 @@ function parts(raw: string): MimePart[] {
   return [{ headers, contentType: contentType.split(';')[0]!.trim().toLowerCase(), cid, body: decode(body, headers.get('content-transfer-encoding')) }];
 }
 
-export function parseMail(raw: string, to: string[]): SunkMail {
+function parseMail(raw: string, to: string[]): SunkMail {
   const { headers } = splitHeaders(raw);
   const all = parts(raw);
   return {

@@ -11,7 +11,7 @@ import { ProgressPhotoMail } from './progress-photo-mail.js';
 import { ProgressPhotoSender } from './progress-photo-sender.js';
 import { ResetThrottle } from './reset-throttle.js';
 
-export interface MailServices {
+interface MailServices {
   transport: MailTransport;
   links: MailLinks;
   preferences: MailPreferences;
