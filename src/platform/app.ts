@@ -32,6 +32,7 @@ import { commentsFeature } from './comments/comments-plugin.js';
 import { bimFeature } from './bim/bim-plugin.js';
 import { mediaHubFeature } from './media-hub/media-hub-plugin.js';
 import { connectorsFeature } from './connectors/connectors-plugin.js';
+import { webhooksFeature } from './webhooks/webhooks-plugin.js';
 import { mailFeature } from './mail/mail-plugin.js';
 import { accessFeature } from './access-layer/access-plugin.js';
 import { explainerFeature } from './access-layer/explainer-plugin.js';
@@ -71,6 +72,7 @@ import { weatherRoutes } from './weather/routes.js';
 import { videoWallRoutes } from './video-walls/routes.js';
 import { commentRoutes } from './comments/routes.js';
 import { mediaHubRoutes } from './media-hub/routes.js';
+import { webhookRoutes } from './webhooks/routes.js';
 
 export interface PlatformAppOptions {
   config: PlatformConfig;
@@ -105,6 +107,7 @@ export const FEATURES = [
   bimFeature,
   mediaHubFeature,
   connectorsFeature,
+  webhooksFeature,
   mailFeature,
 ];
 
@@ -145,6 +148,7 @@ export const ROUTES = [
   videoWallRoutes,
   commentRoutes,
   mediaHubRoutes,
+  webhookRoutes,
 ];
 
 export async function buildPlatformApp(opts: PlatformAppOptions): Promise<FastifyInstance> {

@@ -23,6 +23,7 @@ import { secretsTables, type SecretsTables } from './secrets/secrets-tables.js';
 import { usersTables, type UsersTables } from './users/users-tables.js';
 import { videoWallsTables, type VideoWallsTables } from './video-walls/video-walls-tables.js';
 import { weatherTables, type WeatherTables } from './weather/weather-tables.js';
+import { webhooksTables, type WebhooksTables } from './webhooks/webhooks-tables.js';
 import { workTables, type WorkTables } from './work/work-tables.js';
 
 export const platformTables = {
@@ -48,6 +49,7 @@ export const platformTables = {
   ...secretsTables,
   ...workTables,
   ...outboxTables,
+  ...webhooksTables,
   ...mailTables,
 };
 
@@ -74,6 +76,7 @@ export interface PlatformDatabase
     SecretsTables,
     WorkTables,
     OutboxTables,
+    WebhooksTables,
     MailTables {}
 
 export type PlatformDb = Db<PlatformDatabase>;

@@ -26,6 +26,8 @@ export const TABLE_OWNERS: Readonly<Record<string, readonly string[]>> = {
   comments: ['comments'],
   secrets: ['secrets'],
   work: ['work_leases'],
+  outbox: ['outbox_*'],
+  webhooks: ['webhooks', 'webhook_attempts'],
 };
 
 /** The feature that owns a table, or undefined when no feature claims it. */

@@ -13,10 +13,10 @@ declare module '../plugins/feature.js' {
 
 export const anprFeature = defineFeature({
   name: 'anpr',
-  needs: ['config', 'db', 'storage', 'cameras', 'deletionHooks'],
+  needs: ['config', 'db', 'storage', 'cameras', 'deletionHooks', 'outbox'],
   offers: ['anpr', 'ingestionTokens'],
-  build: ({ config, db, storage, cameras, deletionHooks }) => {
-    const anpr = new AnprService(db, config, { storage, cameras });
+  build: ({ config, db, storage, cameras, deletionHooks, outbox }) => {
+    const anpr = new AnprService(db, config, { storage, cameras, outbox });
     deletionHooks.onCameraDelete('plate images', async (camera) => {
       await anpr.removeCameraObjects(camera.id);
     });

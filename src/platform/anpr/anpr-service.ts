@@ -3,6 +3,8 @@
 // are checked JPEGs in the object store under cameras/<camera id>/anpr/<event id>.jpg.
 import type { PlatformConfig } from '../../lib/config.js';
 import type { PlatformDb } from '../database.js';
+import { inTransaction } from '../../lib/db/transaction.js';
+import type { Outbox } from '../outbox/index.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { pageMeta, pageOffset } from '../../lib/http/pagination.js';
 import { newId } from '../../lib/ids.js';
@@ -109,7 +111,8 @@ export class AnprService {
   constructor(
     private readonly db: PlatformDb,
     private readonly config: Pick<PlatformConfig, 'anprImageMaxBytes' | 'anprMetadataMaxBytes'>,
-    private readonly deps: { storage: ObjectStore; cameras: CamerasService },
+    /** `outbox`: `anpr.plate_read` and `anpr.watchlist_match` are recorded with the event (docs/notifications.md). */
+    private readonly deps: { storage: ObjectStore; cameras: CamerasService; outbox: Pick<Outbox, 'record'> },
   ) {}
 
   private get storage(): ObjectStore {
@@ -156,13 +159,29 @@ export class AnprService {
     };
     // The image first: a row never points at a missing object; a failed insert removes the image again.
     if (jpeg && key) await this.storage.put(key, jpeg, 'image/jpeg');
+    const record = toEventRecord(row, camera.exid);
     try {
-      await repo.insertEvent(this.db, row);
+      await inTransaction(this.db, async (tx) => {
+        await repo.insertEvent(tx, row);
+        const data = {
+          event_id: id,
+          camera_exid: camera.exid,
+          plate,
+          captured_at,
+          direction: record.direction,
+          confidence: record.confidence,
+          has_plate_image: record.has_plate_image,
+        };
+        const where = { projectExid: camera.project_exid, cameraExid: camera.exid };
+        await this.deps.outbox.record(tx, { type: 'anpr.plate_read', ...where, data });
+        const label = (await repo.watchlistLabels(tx, camera.project_id, [plate])).get(plate);
+        if (label !== undefined) await this.deps.outbox.record(tx, { type: 'anpr.watchlist_match', ...where, data: { ...data, watchlist_label: label } });
+      });
     } catch (err) {
       if (key) await this.storage.delete([key]).catch(() => {});
       throw err;
     }
-    return toEventRecord(row, camera.exid);
+    return record;
   }
 
   private filter(q: Omit<ListQuery, 'sort'>): repo.EventFilter {

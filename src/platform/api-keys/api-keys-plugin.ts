@@ -19,9 +19,9 @@ declare module '../plugins/feature.js' {
 
 export const apiKeysFeature = defineFeature({
   name: 'api-keys',
-  needs: ['db', 'audit', 'caches', 'notifications'],
+  needs: ['db', 'audit', 'caches', 'notifications', 'outbox'],
   offers: ['keys', 'keyGuard', 'apiKeys', 'leakReports'],
-  build: ({ db, audit, caches, notifications }, app) => {
+  build: ({ db, audit, caches, notifications, outbox }, app) => {
     const guard = new KeyGuard(db, app.log);
     guard.start();
     const keys = new KeyStore(db, app.log, caches, guard);
@@ -33,7 +33,7 @@ export const apiKeysFeature = defineFeature({
       keys,
       keyGuard: guard,
       apiKeys: new ApiKeysService(db, caches, audit),
-      leakReports: new LeakReports(db, caches, notifications, app.log, audit),
+      leakReports: new LeakReports(db, caches, notifications, app.log, outbox, audit),
     };
   },
 });

@@ -13,7 +13,9 @@ import { ApiError } from '../../lib/errors.js';
 import type { PlatformDb } from '../database.js';
 import type { AuditContext, AuditLog } from '../audit/index.js';
 import type { NotificationsService } from '../notifications/index.js';
-import { revokeKeysByHashes } from './api-keys-repository.js';
+import { projectExidsOfKeys, revokeKeysByHashes } from './api-keys-repository.js';
+import { inTransaction } from '../../lib/db/transaction.js';
+import type { Outbox } from '../outbox/index.js';
 import { rateLimitHeaders } from './key-guard.js';
 import { requestCounter } from './key-rate-counts-repository.js';
 
@@ -31,6 +33,8 @@ export class LeakReports {
     private readonly caches: CacheRegistry,
     private readonly notifications: Pick<NotificationsService, 'notify'>,
     private readonly log: FastifyBaseLogger,
+    /** `key.revoked_by_leak` is recorded with the revocation, once per project the key reached (docs/notifications.md). */
+    private readonly outbox: Pick<Outbox, 'record'>,
     private readonly audit?: Pick<AuditLog, 'record'>,
   ) {
     this.perAddress = requestCounter(db, { keyPrefix: 'leak', points: REPORTS.requests, duration: REPORTS.window_seconds });
@@ -57,7 +61,19 @@ export class LeakReports {
     // Every value is hashed, well-formed or not: no shortcut for garbage that would time differently.
     const hashes = values.map((v) => hashApiKey(v.trim()));
     const at = new Date().toISOString();
-    const revoked = await revokeKeysByHashes(this.db, hashes, at);
+    const revoked = await inTransaction(this.db, async (tx) => {
+      const keys = await revokeKeysByHashes(tx, hashes, at);
+      const projects = await projectExidsOfKeys(
+        tx,
+        keys.map((k) => k.id),
+      );
+      for (const k of keys) {
+        const data = { key_id: k.id, key_name: k.name, key_hint: k.key_hint, owner_id: k.user_id, revoked_at: at };
+        const exids = projects.get(k.id) ?? [];
+        for (const projectExid of exids.length > 0 ? exids : [null]) await this.outbox.record(tx, { type: 'key.revoked_by_leak', projectExid, data });
+      }
+      return keys;
+    });
     if (revoked.length) this.caches.forget(revoked.map((k) => ({ kind: 'key' as const, id: k.id })));
     // After the answer: the reporter must not learn from the time taken whether anything was revoked.
     setImmediate(() => void this.tell(revoked, at, ctx));

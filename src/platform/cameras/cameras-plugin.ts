@@ -22,9 +22,9 @@ declare module '../plugins/feature.js' {
 
 export const camerasFeature = defineFeature({
   name: 'cameras',
-  needs: ['config', 'db', 'caches', 'secrets'],
+  needs: ['config', 'db', 'caches', 'secrets', 'outbox'],
   offers: ['connections', 'cameras', 'ptz', 'onvif'],
-  build: async ({ config, db, caches, secrets }, app) => {
+  build: async ({ config, db, caches, secrets, outbox }, app) => {
     // Camera passwords are sealed in the database; those stored before are sealed now.
     useCameraCredentialSealing(db, secrets);
     const sealed = await sealStoredCameraPasswords(db);
@@ -37,7 +37,7 @@ export const camerasFeature = defineFeature({
     });
     const connections = new CameraConnections(db, caches, guard, config.cameraTimeoutMs);
     app.addHook('onClose', () => connections.close());
-    const cameras = new CamerasService(db, caches, connections);
+    const cameras = new CamerasService(db, caches, connections, outbox);
     return { connections, cameras, ptz: new PtzService(cameras, connections), onvif: new OnvifPassthroughService(cameras, connections) };
   },
 });

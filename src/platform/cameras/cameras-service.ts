@@ -14,6 +14,8 @@ import { listReadings, recordReading, voltageSummary, type ReadingFilter } from 
 import { DEFAULT_SIM_STATE, type SimState } from './connection/simulated-camera.js';
 import * as repo from './cameras-repository.js';
 import { newId } from '../../lib/ids.js';
+import { inTransaction } from '../../lib/db/transaction.js';
+import type { Outbox } from '../outbox/index.js';
 import { isOutboundRefused, type OutboundGuard, REFUSED_BY_POLICY } from '../../lib/net/outbound-guard.js';
 
 export interface NewCamera {
@@ -91,6 +93,8 @@ export class CamerasService {
     private readonly db: PlatformDb,
     private readonly caches: CacheRegistry,
     private readonly connections: CameraConnections,
+    /** `camera.status_changed` is recorded with the status (docs/notifications.md). */
+    private readonly outbox: Outbox,
   ) {
     this.rows = caches.create<string, CameraRow>('cameras.rows', { max: 20_000, ttlMs: CAMERA_TTL_MS, facts: cameraAndProjectFacts });
     this.records = caches.create<string, CameraRecord>('cameras.records', { max: 20_000, ttlMs: CAMERA_TTL_MS, facts: cameraAndProjectFacts });
@@ -172,7 +176,18 @@ export class CamerasService {
       updated_at: result.checked_at,
     };
     if (result.status === 'online') set.last_online_at = result.checked_at;
-    await repo.updateCamera(this.db, row.id, set);
+    await inTransaction(this.db, async (tx) => {
+      // The stored status, not the cached row's: a change is told once, whichever node saw it.
+      const before = (await repo.cameraByExid(tx, exid))?.status;
+      await repo.updateCamera(tx, row.id, set);
+      if (before !== undefined && before !== result.status)
+        await this.outbox.record(tx, {
+          type: 'camera.status_changed',
+          projectExid: row.project_exid,
+          cameraExid: exid,
+          data: { camera_exid: exid, status: result.status, previous_status: before, reason: result.reason ?? null, checked_at: result.checked_at },
+        });
+    });
     if (result.battery) await recordReading(this.db, row.id, new Date(result.checked_at), result.battery.voltage, result.battery.percentage);
     this.caches.forget(cameraFacts(exid));
     this.health.set(exid, result);

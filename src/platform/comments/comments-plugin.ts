@@ -10,7 +10,7 @@ declare module '../plugins/feature.js' {
 
 export const commentsFeature = defineFeature({
   name: 'comments',
-  needs: ['db', 'notifications'],
+  needs: ['db', 'notifications', 'outbox'],
   offers: ['comments'],
-  build: ({ db, notifications }) => ({ comments: new CommentsService(db, notifications) }),
+  build: ({ db, notifications, outbox }) => ({ comments: new CommentsService(db, notifications, outbox) }),
 });

@@ -9,6 +9,8 @@ import { newId } from '../../lib/ids.js';
 import { type ProjectRef, roleAllows, type Role } from '../access/index.js';
 import { instantOrFail, rangeOrFail } from '../../lib/time/read-time.js';
 import type { NotificationsService } from '../notifications/index.js';
+import type { Outbox } from '../outbox/index.js';
+import { inTransaction } from '../../lib/db/transaction.js';
 import * as repo from './comments-repository.js';
 import { cameraOfProject } from '../cameras/index.js';
 import { membersAmong } from '../members/index.js';
@@ -62,6 +64,8 @@ export class CommentsService {
   constructor(
     private readonly db: PlatformDb,
     private readonly notifications: NotificationsService,
+    /** `comment.created` is recorded with the comment (docs/notifications.md). */
+    private readonly outbox: Outbox,
   ) {}
 
   async list(
@@ -97,7 +101,7 @@ export class CommentsService {
     const content = this.content(input.content);
     const now = new Date().toISOString();
     const id = newId();
-    await repo.insertComment(this.db, {
+    const row = {
       id,
       project_id: project.id,
       camera_id: camera.id,
@@ -110,6 +114,15 @@ export class CommentsService {
       archived_at: null,
       created_at: now,
       updated_at: now,
+    };
+    await inTransaction(this.db, async (tx) => {
+      await repo.insertComment(tx, row);
+      await this.outbox.record(tx, {
+        type: 'comment.created',
+        projectExid: project.exid,
+        cameraExid: input.camera_exid,
+        data: { comment_id: id, camera_exid: input.camera_exid, timestamp: at, content, author_id: actor.userId },
+      });
     });
     await this.notifyMentions(project, id, actor.userId, [], content, input.mentions ?? []);
     return this.get(project, id);

@@ -3,7 +3,8 @@
 // apply); each delivery renders and sends its message, and a failure is retried by the outbox. Links
 // that are secrets are rebuilt here, never read from the stored event in clear.
 import type { PlatformDb } from '../database.js';
-import { keyRowById } from '../api-keys/index.js';
+import { keyRowById, projectExidsOfKeys } from '../api-keys/index.js';
+import { requesterOfMediaItem } from '../media-hub/index.js';
 import { cameraRefByExid } from '../cameras/index.js';
 import { adminsOf, membersOf, ownerOf, type InvitationsService } from '../members/index.js';
 import { projectRefByExid, projectRowByExid } from '../projects/index.js';
@@ -65,13 +66,16 @@ export class EmailChannel implements Channel {
       }
       case 'media_item.ready':
       case 'media_item.failed': {
-        const byId = str(data, 'requester_id', 'requested_by', 'created_by');
-        if (byId) return this.receiving([byId], 'media_items');
-        const byEmail = str(data, 'requester_email');
-        return byEmail ? this.d.preferences.receiving([byEmail], 'media_items') : [];
+        const item = await requesterOfMediaItem(this.d.db, str(data, 'media_item_id') ?? '');
+        if (item?.requester_id) return this.receiving([item.requester_id], 'media_items');
+        return item?.requester_email ? this.d.preferences.receiving([item.requester_email], 'media_items') : [];
       }
       case 'key.revoked_by_leak': {
-        const ownerId = str(data, 'owner_id', 'user_id') ?? (await keyRowById(this.d.db, str(data, 'key_id', 'id') ?? ''))?.user_id;
+        // One event per project of the key: its owner is told once, by the event of the first project.
+        const keyId = str(data, 'key_id') ?? '';
+        const projects = [...((await projectExidsOfKeys(this.d.db, [keyId])).get(keyId) ?? [])].sort();
+        if (event.projectExid !== (projects[0] ?? null)) return [];
+        const ownerId = str(data, 'owner_id') ?? (await keyRowById(this.d.db, keyId))?.user_id;
         return ownerId ? this.receiving([ownerId], 'key_leaks') : [];
       }
       case 'webhook.disabled': {
@@ -135,14 +139,15 @@ export class EmailChannel implements Channel {
         const camera = event.cameraExid ? await cameraRefByExid(this.d.db, event.cameraExid) : undefined;
         const project = await this.projectName(event.projectExid);
         if (!camera || !project) return null;
-        const status = str(data, 'status', 'to') ?? '';
+        const status = str(data, 'status') ?? '';
         return this.mail(
           to,
           messages.cameraStatusMessage({
             camera: camera.name,
             project: project.name,
             online: status === 'online',
-            at: event.createdAt,
+            at: str(data, 'checked_at') ?? event.createdAt,
+            reason: str(data, 'reason'),
             link: links.page(`/cameras/${camera.exid}`),
             unsubscribeUrl: links.unsubscribe(to, 'camera_status'),
           }),
@@ -168,7 +173,7 @@ export class EmailChannel implements Channel {
           to,
           messages.keyLeakMessage({
             keyName: str(data, 'key_name', 'name') ?? 'unnamed',
-            reportedAt: str(data, 'reported_at') ?? event.createdAt,
+            reportedAt: str(data, 'revoked_at') ?? event.createdAt,
             link: links.keyPage(),
             unsubscribeUrl: links.unsubscribe(to, 'key_leaks'),
           }),
@@ -181,7 +186,7 @@ export class EmailChannel implements Channel {
           messages.webhookDisabledMessage({
             url: str(data, 'url') ?? 'a webhook',
             project: project.name,
-            reason: str(data, 'reason') ?? 'its deliveries kept failing',
+            reason: `its last ${typeof data.failures === 'number' ? data.failures : 'several'} deliveries failed`,
             link: links.page(`/projects/${project.exid}`),
             unsubscribeUrl: links.unsubscribe(to, 'webhooks'),
           }),

@@ -32,6 +32,7 @@ export const cameraStatusMessage = (p: {
   project: string;
   online: boolean;
   at: string;
+  reason?: string;
   link: string;
   unsubscribeUrl: string;
 }): MessageParts => ({
@@ -40,6 +41,7 @@ export const cameraStatusMessage = (p: {
     p.online
       ? `The camera “${p.camera}” of ${p.project} is online again (${p.at}).`
       : `The camera “${p.camera}” of ${p.project} went offline (${p.at}). No pictures are recorded until it is back.`,
+    ...(p.reason && !p.online ? [`Reason: ${p.reason}`] : []),
   ],
   action: { label: 'Open the camera', url: p.link },
   footer: footer('camera_status', p.unsubscribeUrl),

@@ -12,6 +12,8 @@
 // A render whose lease another node took (this node paused too long) is aborted.
 import type { FastifyBaseLogger } from 'fastify';
 import type { WorkLeases } from '../work/index.js';
+import type { Outbox } from '../outbox/index.js';
+import type { PlatformDb } from '../database.js';
 import type { MediaItemsRepository } from './media-items-repository.js';
 import type { ItemRow } from './media-item-record.js';
 import { render, type RenderDeps } from './renderers.js';
@@ -38,7 +40,21 @@ export class MediaJobRunner {
     private readonly leases: WorkLeases,
     /** Told when a render ends, either way (the requester is notified). */
     private readonly onFinished?: (row: ItemRow) => Promise<void>,
+    /** `media_item.ready` and `media_item.failed` are recorded with the outcome (docs/notifications.md). */
+    private readonly outbox?: Pick<Outbox, 'record'>,
   ) {}
+
+  /** Records the render's outcome in the transaction that stores it. */
+  private outcome(row: ItemRow, failed: string | null) {
+    return async (tx: PlatformDb) => {
+      await this.outbox?.record(tx, {
+        type: failed === null ? 'media_item.ready' : 'media_item.failed',
+        projectExid: row.project_exid,
+        cameraExid: row.camera_exid,
+        data: { media_item_id: row.id, kind: row.kind, title: row.title, camera_exid: row.camera_exid, ...(failed === null ? {} : { error: failed }) },
+      });
+    };
+  }
 
   async start(): Promise<void> {
     if (this.started) return;
@@ -173,17 +189,22 @@ export class MediaJobRunner {
         return;
       }
       const now = new Date().toISOString();
-      const kept = await this.repo.finishIfProcessing(row.id, attempts, {
-        status: 'completed',
-        object_key: result.objectKey,
-        gif_key: result.gifKey,
-        thumbnail_key: result.thumbnailKey,
-        file_size: result.fileSize,
-        content_type: result.contentType,
-        options: JSON.stringify(result.options),
-        error: null,
-        completed_at: now,
-      });
+      const kept = await this.repo.finishIfProcessing(
+        row.id,
+        attempts,
+        {
+          status: 'completed',
+          object_key: result.objectKey,
+          gif_key: result.gifKey,
+          thumbnail_key: result.thumbnailKey,
+          file_size: result.fileSize,
+          content_type: result.contentType,
+          options: JSON.stringify(result.options),
+          error: null,
+          completed_at: now,
+        },
+        this.outcome(row, null),
+      );
       if (kept) await this.finished(row.id);
       // Deleted while rendering: what was just stored belongs to nothing.
       else if (!(await this.repo.get(row.id)))
@@ -192,7 +213,7 @@ export class MediaJobRunner {
       if (signal.aborted) return;
       const reason = err instanceof RenderError ? err.message : 'internal error while rendering';
       if (!(err instanceof RenderError)) this.log.error({ err, item: row.id }, 'media hub: render failed');
-      const kept = await this.repo.finishIfProcessing(row.id, attempts, { status: 'failed', error: reason }).catch(() => false);
+      const kept = await this.repo.finishIfProcessing(row.id, attempts, { status: 'failed', error: reason }, this.outcome(row, reason)).catch(() => false);
       if (kept) await this.finished(row.id);
     }
   }

@@ -16,22 +16,30 @@ declare module '../plugins/feature.js' {
 
 export const mediaHubFeature = defineFeature({
   name: 'media-hub',
-  needs: ['config', 'db', 'storage', 'snapshotIndex', 'deletionHooks', 'notifications', 'workLeases'],
+  needs: ['config', 'db', 'storage', 'snapshotIndex', 'deletionHooks', 'notifications', 'workLeases', 'outbox'],
   offers: ['mediaHub', 'mediaJobs'],
-  build: ({ config, db, storage, snapshotIndex, deletionHooks, notifications, workLeases }, app) => {
+  build: ({ config, db, storage, snapshotIndex, deletionHooks, notifications, workLeases, outbox }, app) => {
     const repo = new MediaItemsRepository(db);
     const render = { ffmpegPath: config.ffmpegPath, storage, snapshotIndex, maxFrames: config.mediaMaxFrames };
     // The requester hears when a render ends, either way.
-    const mediaJobs = new MediaJobRunner(repo, render, config.mediaConcurrency, app.log, workLeases, async (row) => {
-      if (!row.requester_id || (row.kind !== 'clip' && row.kind !== 'compare' && row.kind !== 'timelapse')) return;
-      const ok = row.status === 'completed';
-      const message = ok ? `Your ${row.kind} “${row.title}” is ready` : `Your ${row.kind} “${row.title}” could not be made: ${row.error ?? 'unknown error'}`;
-      await notifications.notify(row.requester_id, `${row.kind}_${ok ? 'created' : 'failed'}`, message, {
-        project_exid: row.project_exid,
-        camera_exid: row.camera_exid,
-        item_id: row.id,
-      });
-    });
+    const mediaJobs = new MediaJobRunner(
+      repo,
+      render,
+      config.mediaConcurrency,
+      app.log,
+      workLeases,
+      async (row) => {
+        if (!row.requester_id || (row.kind !== 'clip' && row.kind !== 'compare' && row.kind !== 'timelapse')) return;
+        const ok = row.status === 'completed';
+        const message = ok ? `Your ${row.kind} “${row.title}” is ready` : `Your ${row.kind} “${row.title}” could not be made: ${row.error ?? 'unknown error'}`;
+        await notifications.notify(row.requester_id, `${row.kind}_${ok ? 'created' : 'failed'}`, message, {
+          project_exid: row.project_exid,
+          camera_exid: row.camera_exid,
+          item_id: row.id,
+        });
+      },
+      outbox,
+    );
     const mediaHub = new MediaHubService(repo, storage, mediaJobs, { publicUrl: config.publicUrl, fileMaxBytes: config.mediaFileMaxBytes });
     deletionHooks.onCameraDelete('media hub files', async (camera) => {
       await mediaHub.removeObjects({ cameraId: camera.id });

@@ -2,6 +2,7 @@
 // (claim, finish, fail, requeue). The only file that touches the table; projects', cameras' and people's
 // details come from their own repositories.
 import type { Kysely } from 'kysely';
+import { inTransaction } from '../../lib/db/transaction.js';
 import type { PlatformDatabase, PlatformDb } from '../database.js';
 import type { MediaHubItemsTable } from './media-hub-tables.js';
 import type { ItemRow } from './media-item-record.js';
@@ -190,14 +191,26 @@ export class MediaItemsRepository {
   }
 
   /** Writes a job's result only while it is still the job this runner took (not deleted, not re-queued by an edit). */
-  async finishIfProcessing(id: string, attempts: number, patch: Partial<MediaHubItemsTable>): Promise<boolean> {
-    const r = await this.k
-      .updateTable('media_hub_items')
-      .set({ ...patch, updated_at: new Date().toISOString() })
-      .where('id', '=', id)
-      .where('status', '=', 'processing')
-      .where('attempts', '=', attempts)
-      .executeTakeFirst();
-    return Number(r.numUpdatedRows ?? 0) === 1;
+  /**
+   * Ends a render that is still this attempt's; `then` runs in the same transaction when it did (the
+   * outbox records the outcome there).
+   */
+  async finishIfProcessing(id: string, attempts: number, patch: Partial<MediaHubItemsTable>, then?: (tx: PlatformDb) => Promise<void>): Promise<boolean> {
+    return inTransaction(this.db, async (tx) => {
+      const r = await tx.kysely
+        .updateTable('media_hub_items')
+        .set({ ...patch, updated_at: new Date().toISOString() })
+        .where('id', '=', id)
+        .where('status', '=', 'processing')
+        .where('attempts', '=', attempts)
+        .executeTakeFirst();
+      const done = Number(r.numUpdatedRows ?? 0) === 1;
+      if (done && then) await then(tx);
+      return done;
+    });
   }
 }
+
+/** Who asked for a media item (the mail feature tells them when it is ready or failed); undefined when it is gone. */
+export const requesterOfMediaItem = (db: PlatformDb, id: string) =>
+  db.kysely.selectFrom('media_hub_items').select(['requester_id', 'requester_email']).where('id', '=', id).executeTakeFirst();

@@ -14,6 +14,7 @@ import { inTransaction } from '../../lib/db/transaction.js';
 import { newId } from '../../lib/ids.js';
 import type { Role } from '../access/index.js';
 import type { AuditContext, AuditLog } from '../audit/index.js';
+import type { Outbox } from '../outbox/index.js';
 import { createUser, findUserById } from '../users/index.js';
 import * as repo from './invitations-repository.js';
 import { insertMember, memberOf } from './members-repository.js';
@@ -45,6 +46,8 @@ export class InvitationsService {
     private readonly audit: AuditLog,
     /** Invitations name their project; the projects service answers (projects import members). */
     private readonly projects: ProjectNames,
+    /** `invitation.created` and `member.added` are recorded with the change (docs/notifications.md). */
+    private readonly outbox: Outbox,
   ) {}
 
   /**
@@ -57,15 +60,23 @@ export class InvitationsService {
     const tokenHash = createHash('sha256').update(randomBytes(32)).digest('hex');
     // Expired invitations are never read; each new one clears them away.
     await repo.deleteInvitationsExpiredBefore(this.db, now.toISOString());
-    await repo.upsertInvitation(this.db, {
-      id: newId(),
-      project_id: project.id,
-      email,
-      role,
-      token_hash: tokenHash,
-      invited_by: ctx.actorUserId,
-      created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + INVITATION_DAYS * 86_400_000).toISOString(),
+    const expiresAt = new Date(now.getTime() + INVITATION_DAYS * 86_400_000).toISOString();
+    await inTransaction(this.db, async (tx) => {
+      await repo.upsertInvitation(tx, {
+        id: newId(),
+        project_id: project.id,
+        email,
+        role,
+        token_hash: tokenHash,
+        invited_by: ctx.actorUserId,
+        created_at: now.toISOString(),
+        expires_at: expiresAt,
+      });
+      await this.outbox.record(tx, {
+        type: 'invitation.created',
+        projectExid: project.exid,
+        data: { email, role, invited_by: ctx.actorUserId, expires_at: expiresAt },
+      });
     });
     await this.audit.record(ctx, {
       action: 'member.invited',
@@ -170,12 +181,16 @@ export class InvitationsService {
   /** Joins the project with the invited role (a member already keeps the role they have). */
   async accept(ctx: AuditContext, userId: string, id: string): Promise<{ project_exid: string; role: string }> {
     const row = await this.pendingFor(userId, id);
+    // Read before the transaction: on SQLite a read outside it would wait for it to end.
+    const projectExid = (await this.projects.namesOf([row.project_id])).get(row.project_id)?.exid;
     const role = await inTransaction(this.db, async (tx) => {
       // Taken once: a second accept finds nothing to take.
       if ((await repo.deleteInvitation(tx, id)) === 0) throw NOT_FOUND();
       const existing = await memberOf(tx, row.project_id, userId);
       if (existing) return existing.role;
       await insertMember(tx, { project_id: row.project_id, user_id: userId, role: row.role, created_at: new Date().toISOString() });
+      if (projectExid)
+        await this.outbox.record(tx, { type: 'member.added', projectExid, data: { user_id: userId, email: row.email, role: row.role, via: 'invitation' } });
       return row.role;
     });
     this.caches.forget([{ kind: 'user-roles', id: userId }]);

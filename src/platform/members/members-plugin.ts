@@ -13,10 +13,10 @@ declare module '../plugins/feature.js' {
 
 export const membersFeature = defineFeature({
   name: 'members',
-  needs: ['db', 'caches', 'notifications', 'audit', 'projects', 'apiKeys'],
+  needs: ['db', 'caches', 'notifications', 'audit', 'projects', 'apiKeys', 'outbox'],
   offers: ['members', 'invitations'],
-  build: ({ db, caches, notifications, audit, projects, apiKeys }) => {
-    const invitations = new InvitationsService(db, caches, audit, projects);
-    return { members: new MembersService(db, caches, notifications, audit, invitations, apiKeys), invitations };
+  build: ({ db, caches, notifications, audit, projects, apiKeys, outbox }) => {
+    const invitations = new InvitationsService(db, caches, audit, projects, outbox);
+    return { members: new MembersService(db, caches, notifications, audit, invitations, apiKeys, outbox), invitations };
   },
 });

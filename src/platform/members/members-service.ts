@@ -6,6 +6,7 @@ import { ApiError, validation } from '../../lib/errors.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
 import { isRole, roleAllows, type Role } from '../access/index.js';
 import type { NotificationsService } from '../notifications/index.js';
+import type { Outbox } from '../outbox/index.js';
 import { findUserByEmail, normaliseEmail, isEmailAddress } from '../users/index.js';
 import type { InvitationsService, InvitedRole } from './invitations-service.js';
 import { inTransaction } from '../../lib/db/transaction.js';
@@ -50,6 +51,8 @@ export class MembersService {
     private readonly invitations: InvitationsService,
     /** A removed member's keys lose the project; the api-keys service does it in our transaction. */
     private readonly keys: MemberKeys,
+    /** `member.added` and `member.removed` are recorded with the change (docs/notifications.md). */
+    private readonly outbox: Outbox,
   ) {}
 
   list(projectId: string) {
@@ -87,7 +90,10 @@ export class MembersService {
     const existing = await repo.memberOf(this.db, project.id, user.id);
     // Only someone already a member meets this, whom the caller can list anyway.
     if (existing) throw new ApiError('CONFLICT', `${user.email} is already a member (${existing.role}); change their role instead`);
-    await repo.insertMember(this.db, { project_id: project.id, user_id: user.id, role, created_at: new Date().toISOString() });
+    await inTransaction(this.db, async (tx) => {
+      await repo.insertMember(tx, { project_id: project.id, user_id: user.id, role, created_at: new Date().toISOString() });
+      await this.outbox.record(tx, { type: 'member.added', projectExid: project.exid, data: { user_id: user.id, email: user.email, role } });
+    });
     await this.invitations.settled(project, email);
     this.caches.forget([{ kind: 'user-roles', id: user.id }]);
     await this.audited(actor, 'added', project, user.id, { email: user.email, role });
@@ -117,6 +123,7 @@ export class MembersService {
       await repo.deleteMember(tx, project.id, userId);
       // Their keys lose the project too, so being added back later does not silently revive old keys.
       await this.keys.dropProjectFromKeysOf(tx, userId, project.id);
+      await this.outbox.record(tx, { type: 'member.removed', projectExid: project.exid, data: { user_id: userId, email: target.email, role: target.role } });
     });
     this.caches.forget([
       { kind: 'user-roles', id: userId },

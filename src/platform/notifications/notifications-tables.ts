@@ -13,6 +13,8 @@ export type NotificationType =
   | 'site_access_event'
   | 'doorbell_ring'
   | 'doorbell_event'
+  /** A project webhook was disabled after repeated failed deliveries (docs/notifications.md), for the project's owner. */
+  | 'webhook_disabled'
   /** Media hub renders, for the requester (Evercam's timelapse_created / timelapse_failed, and the same for clips and compares). */
   | `${'clip' | 'compare' | 'timelapse'}_${'created' | 'failed'}`;
 

@@ -47,6 +47,10 @@ function stored(row: OutboxEventRow): StoredEvent {
   };
 }
 
+/** The delay before the attempt after `attempts` failed ones: the first retry's, doubling each time, up to the ceiling. */
+export const retryDelayMs = (attempts: number, opts: Pick<OutboxOptions, 'retryFirstMs' | 'retryMaxMs'>): number =>
+  Math.min(opts.retryMaxMs, opts.retryFirstMs * 2 ** Math.max(0, attempts - 1));
+
 export class Outbox {
   /** This process's id in the claims it makes (random per start). */
   readonly nodeId = randomUUID();
@@ -229,7 +233,7 @@ export class Outbox {
       await channel.deliver(event, d.target);
     } catch (err) {
       const at = Date.now();
-      const next = at + Math.min(this.opts.retryMaxMs, this.opts.retryFirstMs * 2 ** (attempts - 1));
+      const next = at + retryDelayMs(attempts, this.opts);
       const last = err instanceof GiveUp || next > Date.parse(d.give_up_at);
       const kept = await repo.settleDelivery(this.db, this.nodeId, d.id, {
         status: last ? 'failed' : 'pending',

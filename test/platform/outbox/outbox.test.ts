@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../../src/lib/db/transaction.js';
 import type { Channel, StoredEvent } from '../../../src/platform/outbox/index.js';
-import { Outbox, type OutboxOptions } from '../../../src/platform/outbox/outbox.js';
+import { Outbox, type OutboxOptions, retryDelayMs } from '../../../src/platform/outbox/outbox.js';
 import { OutboxWakeup, outboxChannel } from '../../../src/platform/outbox/outbox-wakeup.js';
 import { createTestDb, type TestDb } from '../../helpers/db.js';
 
@@ -60,6 +60,11 @@ afterAll(async () => {
 });
 
 describe('outbox', () => {
+  it('waits 10 s before the first retry, doubling up to an hour (the defaults)', () => {
+    const opts = { retryFirstMs: 10_000, retryMaxMs: 3_600_000 };
+    expect([1, 2, 3, 4, 9, 10, 30].map((n) => retryDelayMs(n, opts))).toEqual([10_000, 20_000, 40_000, 80_000, 2_560_000, 3_600_000, 3_600_000]);
+  });
+
   it('delivers an event recorded in a committed transaction once per target; a rolled back one never', async () => {
     const r = recorder('test-a', ['x', 'y']);
     const o = await node({}, [r.channel]);
