@@ -46,6 +46,15 @@ function decode(body: string, encoding: string | undefined): Buffer {
   }
 }
 
+/** A header with RFC 2047 encoded words (`=?UTF-8?Q?…?=`, `=?UTF-8?B?…?=`) as text. */
+function decodeWords(value: string): string {
+  return value
+    .replace(/\?=\s+=\?/g, '?==?')
+    .replace(/=\?([^?]+)\?([QB])\?([^?]*)\?=/gi, (_m, _charset: string, enc: string, text: string) =>
+      enc.toUpperCase() === 'B' ? Buffer.from(text, 'base64').toString('utf8') : decode(text.replace(/_/g, ' '), 'quoted-printable').toString('utf8'),
+    );
+}
+
 function parts(raw: string): MimePart[] {
   const { headers, body } = splitHeaders(raw);
   const contentType = headers.get('content-type') ?? 'text/plain';
@@ -67,7 +76,7 @@ function parseMail(raw: string, to: string[]): SunkMail {
   return {
     to,
     headers,
-    subject: headers.get('subject') ?? '',
+    subject: decodeWords(headers.get('subject') ?? ''),
     parts: all,
     text: all.find((p) => p.contentType === 'text/plain')?.body.toString('utf8') ?? '',
     html: all.find((p) => p.contentType === 'text/html')?.body.toString('utf8') ?? '',

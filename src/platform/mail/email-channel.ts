@@ -56,6 +56,8 @@ export class EmailChannel implements Channel {
         return email && !(await findUserByEmail(this.d.db, email)) ? [email] : [];
       }
       case 'camera.status_changed': {
+        // A new camera's first contact is no news: only a change from a status it had is told.
+        if (str(data, 'previous_status') === 'waiting') return [];
         const project = event.projectExid ? await projectRefByExid(this.d.db, event.projectExid) : undefined;
         if (!project) return [];
         const members = await membersOf(this.d.db, project.id);

@@ -113,14 +113,20 @@ export class InvitationsService {
   async claim(ctx: AuditContext, token: string, person: { password: string; firstname?: string; lastname?: string }) {
     const row = await repo.invitationByTokenHash(this.db, tokenHashOf(token));
     if (!row || Date.parse(row.expires_at) <= Date.now()) throw validation('token', 'this invitation link was used already or has expired');
+    // Read before the transaction: on SQLite a read outside it would wait for it to end.
+    const exid = (await this.projects.namesOf([row.project_id])).get(row.project_id)?.exid ?? row.project_id;
     const joined = await inTransaction(this.db, async (tx) => {
       // Taken once: a second claim finds nothing to take.
       if ((await repo.deleteInvitation(tx, row.id)) === 0) throw validation('token', 'this invitation link was used already or has expired');
       const user = await createUser(tx, { email: row.email, password: person.password, firstname: person.firstname, lastname: person.lastname });
       await insertMember(tx, { project_id: row.project_id, user_id: user.id, role: row.role, created_at: new Date().toISOString() });
+      await this.outbox.record(tx, {
+        type: 'member.added',
+        projectExid: exid,
+        data: { user_id: user.id, email: row.email, role: row.role, via: 'invitation' },
+      });
       return user;
     });
-    const exid = (await this.projects.namesOf([row.project_id])).get(row.project_id)?.exid ?? row.project_id;
     await this.audit.record(
       { ...ctx, actorUserId: joined.id },
       {
