@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { inTransaction } from '../../lib/db/transaction.js';
 import type { PlatformDb } from '../database.js';
 import { activeProgressPhotos, nextSendAt, type Weekday } from '../progress-photos/index.js';
+import { projectRowById } from '../projects/index.js';
 import type { WorkLeases } from '../work/index.js';
 import * as repo from './mail-repository.js';
 import type { Outbox } from '../outbox/index.js';
@@ -58,15 +59,19 @@ export class ProgressPhotoSender {
       this.db,
       schedules.map((s) => s.id),
     );
+    const projects = new Map<string, { exid: string; timezone: string } | undefined>();
     let sent = 0;
     for (const s of schedules) {
+      if (!projects.has(s.project_id)) projects.set(s.project_id, await projectRowById(this.db, s.project_id));
+      const project = projects.get(s.project_id);
+      if (!project) continue;
       // Looked for after the last moment sent, the last change and the catch-up window, whichever is latest.
       const from = Math.max(Date.parse(lastSlots.get(s.id) ?? '1970-01-01T00:00:00Z'), Date.parse(s.updated_at), now.getTime() - CATCH_UP_MS);
-      const slot = nextSendAt(s.schedule, JSON.parse(s.days) as Weekday[], s.send_at, s.timezone, new Date(from));
+      const slot = nextSendAt(s.schedule, JSON.parse(s.days) as Weekday[], s.send_at, project.timezone, new Date(from));
       if (!slot || Date.parse(slot) > now.getTime()) continue;
       await inTransaction(this.db, async (tx) => {
         await repo.saveLastSlot(tx, s.id, slot);
-        await this.outbox.record(tx, { type: 'progress_photo.due', projectExid: s.project_exid, data: { progress_photo_id: s.id, slot } });
+        await this.outbox.record(tx, { type: 'progress_photo.due', projectExid: project.exid, data: { progress_photo_id: s.id, slot } });
       });
       sent++;
     }

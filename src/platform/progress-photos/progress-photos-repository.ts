@@ -15,12 +15,5 @@ export const updateProgressPhoto = (db: PlatformDb, id: string, set: Partial<Pro
 
 export const deleteProgressPhoto = (db: PlatformDb, id: string) => db.kysely.deleteFrom('progress_photos').where('id', '=', id).execute();
 
-/** Every schedule that is not paused, with its project's time zone: what the sender looks at each minute. */
-export const activeProgressPhotos = (db: PlatformDb) =>
-  db.kysely
-    .selectFrom('progress_photos')
-    .innerJoin('projects', 'projects.id', 'progress_photos.project_id')
-    .selectAll('progress_photos')
-    .select(['projects.timezone as timezone', 'projects.exid as project_exid', 'projects.name as project_name'])
-    .where('progress_photos.is_paused', '=', 0)
-    .execute();
+/** Every schedule that is not paused: what the sender looks at each minute. */
+export const activeProgressPhotos = (db: PlatformDb) => db.kysely.selectFrom('progress_photos').selectAll().where('is_paused', '=', 0).execute();
