@@ -34,6 +34,8 @@ export class PasswordResets {
     private readonly secrets: SecretStore,
     private readonly sessions: Pick<SessionStore, 'revokeAllOf'>,
     private readonly audit: AuditLog,
+    /** Whether e-mail is on: without it no link could reach anyone, so no token is made. */
+    private readonly mailEnabled: boolean,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -52,7 +54,7 @@ export class PasswordResets {
     };
     const sealed = this.secrets.sealValue(TOKEN_SEAL_KIND, id, token);
     const user = await findUserByEmail(this.db, email);
-    if (!user || user.disabled_at) return;
+    if (!user || user.disabled_at || !this.mailEnabled) return;
     if ((await repo.resetsSince(this.db, user.id, new Date(now.getTime() - 3_600_000).toISOString())) >= RESETS_PER_HOUR) return;
     await repo.deleteResetsExpiredBefore(this.db, new Date(now.getTime() - 86_400_000).toISOString());
     await inTransaction(this.db, async (tx) => {
