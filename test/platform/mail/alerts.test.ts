@@ -156,3 +156,42 @@ describe('leaked key e-mails', () => {
     expect(await deliveriesTo(erin.email)).toBe(1);
   });
 });
+
+describe('media item and webhook e-mails', () => {
+  // Recorded as the media hub's render runner and the webhook channel record them (their own tests
+  // cover when they do); what is checked here is who gets which e-mail.
+  const record = (event: { type: 'media_item.ready' | 'media_item.failed' | 'webhook.disabled'; projectExid: string; data: Record<string, unknown> }) =>
+    servicesOf(tp.app).outbox.record(tp.t.db, event);
+
+  it('tell the person who asked for a media item that it is ready, with a link to the media hub', async () => {
+    const aliceBefore = await deliveriesTo(alice.email);
+    const frank = await tp.person('frank');
+    await tp.addMember(alice, projectExid, frank, 'editor');
+    const item = await tp.app.inject({
+      method: 'POST',
+      url: `/v2/projects/${projectExid}/media-hub`,
+      headers: frank.auth,
+      payload: { type: 'url', title: 'Pour <day>', url: 'https://example.com/pour' },
+    });
+    expect(item.statusCode, item.body).toBe(201);
+    await record({ type: 'media_item.ready', projectExid, data: { media_item_id: item.json().id, kind: 'timelapse', title: 'Pour <day>', camera_exid: null } });
+    const mail = await sink.waitFor(frank.email);
+    expect(mail.subject).toBe('Your Pour <day> is ready');
+    expect(mail.html).toContain('Pour &lt;day&gt;');
+    expect(mail.text).toContain(`https://overlook.test/#/projects/${projectExid}/media`);
+    await fannedOut();
+    expect(await deliveriesTo(alice.email)).toBe(aliceBefore);
+  });
+
+  it('tell the project’s owner a webhook was disabled', async () => {
+    await record({
+      type: 'webhook.disabled',
+      projectExid,
+      data: { webhook_id: 'w1', url: 'https://hooks.example.com/in', failures: 20, disabled_at: new Date().toISOString() },
+    });
+    const mail = await sink.waitFor(alice.email, (m) => m.subject.includes('webhook'));
+    expect(mail.subject).toBe('A webhook of Harbour <Tower> was disabled');
+    expect(mail.text).toContain('https://hooks.example.com/in');
+    expect(mail.text).toContain('its last 20 deliveries failed');
+  });
+});
