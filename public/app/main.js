@@ -14,6 +14,10 @@ import { Members } from './screens/members.js';
 import { CameraLive } from './screens/camera-live.js';
 import { Recordings } from './screens/recordings.js';
 import { Anpr } from './screens/anpr.js';
+import { EmailSettings } from './screens/email-settings.js';
+import { ClaimInvitation } from './screens/invitation-claim.js';
+import { ForgotPassword, ResetPassword } from './screens/password-reset.js';
+import { Unsubscribe } from './screens/unsubscribe.js';
 
 const ROUTES = [
   ['/', Projects],
@@ -24,7 +28,24 @@ const ROUTES = [
   ['/cameras/:camera', CameraLive],
   ['/cameras/:camera/recordings', Recordings],
   ['/cameras/:camera/anpr', Anpr],
+  ['/account/email', EmailSettings],
 ];
+
+/** Screens opened from e-mail links, shown with or without a session. */
+const OPEN_ROUTES = [
+  ['/forgot-password', ForgotPassword],
+  ['/reset-password/:token', ResetPassword],
+  ['/invitation/:token', ClaimInvitation],
+  ['/unsubscribe/:token', Unsubscribe],
+];
+
+function OpenScreen({ path }) {
+  for (const [pattern, Screen] of OPEN_ROUTES) {
+    const params = match(pattern, path);
+    if (params) return html`<${Screen} key=${path} ...${params} />`;
+  }
+  return null;
+}
 
 function NotFound() {
   return html`<section class="screen"><h1>Nothing here</h1><p><a href="#/">Back to your projects</a></p></section>`;
@@ -56,6 +77,9 @@ function App() {
       window.removeEventListener('overlook:signed-out', onOut);
     };
   }, []);
+  const path = useRoute();
+  const open = OPEN_ROUTES.some(([pattern]) => match(pattern, path));
+  if (open) return html`<main id="main"><${OpenScreen} path=${path} /></main>`;
   if (!session) return html`<main id="main"><${SignIn} /></main>`;
   return html`
     <a class="skip" href="#main" onClick=${skipToMain}>Skip to content</a>
@@ -65,6 +89,7 @@ function App() {
         <ul>
           <li><a href="#/">Projects</a></li>
           <li><a href="/keys">API keys</a></li>
+          <li><a href="#/account/email">E-mail settings</a></li>
           <li><a href="/docs">API reference</a></li>
         </ul>
       </nav>

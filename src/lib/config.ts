@@ -7,6 +7,7 @@ export * from './config/bim-config.js';
 export * from './config/cors-origins.js';
 export * from './config/env-schema.js';
 export * from './config/http-limits.js';
+export * from './config/mail-config.js';
 export * from './config/metrics-config.js';
 export * from './config/platform-config.js';
 export * from './config/process-env.js';

@@ -34,6 +34,7 @@ import { mediaHubFeature } from './media-hub/media-hub-plugin.js';
 import { connectorsFeature } from './connectors/connectors-plugin.js';
 import { webhooksFeature } from './webhooks/webhooks-plugin.js';
 import { mqttFeature } from './mqtt/mqtt-plugin.js';
+import { mailFeature } from './mail/mail-plugin.js';
 import { accessFeature } from './access-layer/access-plugin.js';
 import { explainerFeature } from './access-layer/explainer-plugin.js';
 import { registerOpenApi } from './openapi/plugin.js';
@@ -41,6 +42,7 @@ import { healthRoutes } from './health/routes.js';
 import { metricsRoutes } from './metrics/metrics-routes.js';
 import { authRoutes } from './auth/routes.js';
 import { userRoutes } from './account/routes.js';
+import { mailRoutes } from './mail/routes.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { cameraRoutes } from './cameras/routes.js';
@@ -108,6 +110,7 @@ export const FEATURES = [
   connectorsFeature,
   webhooksFeature,
   mqttFeature,
+  mailFeature,
 ];
 
 /** The routes, in the order of the OpenAPI document. */
@@ -116,6 +119,7 @@ export const ROUTES = [
   metricsRoutes,
   authRoutes,
   userRoutes,
+  mailRoutes,
   notificationRoutes,
   projectRoutes,
   cameraRoutes,

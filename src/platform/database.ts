@@ -10,6 +10,7 @@ import { camerasTables, type CamerasTables } from './cameras/cameras-tables.js';
 import { commentsTables, type CommentsTables } from './comments/comments-tables.js';
 import { connectorsTables, type ConnectorsTables } from './connectors/framework/connectors-tables.js';
 import { siteLinksTables, type SiteLinksTables } from './connectors/voyage-control/site-links-tables.js';
+import { mailTables, type MailTables } from './mail/mail-tables.js';
 import { mediaHubTables, type MediaHubTables } from './media-hub/media-hub-tables.js';
 import { membersTables, type MembersTables } from './members/members-tables.js';
 import { notificationsTables, type NotificationsTables } from './notifications/notifications-tables.js';
@@ -49,6 +50,7 @@ export const platformTables = {
   ...workTables,
   ...outboxTables,
   ...webhooksTables,
+  ...mailTables,
 };
 
 export interface PlatformDatabase
@@ -74,6 +76,7 @@ export interface PlatformDatabase
     SecretsTables,
     WorkTables,
     OutboxTables,
-    WebhooksTables {}
+    WebhooksTables,
+    MailTables {}
 
 export type PlatformDb = Db<PlatformDatabase>;

@@ -28,6 +28,7 @@ export const TABLE_OWNERS: Readonly<Record<string, readonly string[]>> = {
   work: ['work_leases'],
   outbox: ['outbox_*'],
   webhooks: ['webhooks', 'webhook_attempts'],
+  mail: ['password_resets', 'mail_preferences', 'progress_photo_sends'],
 };
 
 /** The feature that owns a table, or undefined when no feature claims it. */

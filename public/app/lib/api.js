@@ -33,6 +33,25 @@ export async function signIn(email, password) {
   return data;
 }
 
+/** Calls the API without a credential (password reset, invitation links, unsubscribe); JSON in and out. */
+export async function callAnonymously(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    headers: body === undefined ? {} : { 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const data = res.status === 204 ? null : await res.json().catch(() => null);
+  if (!res.ok) throw new ApiError(res.status, data);
+  return data;
+}
+
+/** Whether the platform sends e-mail (GET /v2/mail/status); undefined while asking, false when it cannot tell. */
+export const mailStatus = () =>
+  callAnonymously('GET', '/v2/mail/status').then(
+    (s) => s.enabled === true,
+    () => false,
+  );
+
 /** Calls the API; JSON in and out. A 401 ends the session (the shell shows the sign-in screen). */
 export async function api(method, path, body, { signal } = {}) {
   const headers = { authorization: `Bearer ${token()}` };

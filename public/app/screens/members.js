@@ -10,6 +10,7 @@ import { html } from '../lib/html.js';
 import { allowsOf, rankOf, roleAllows } from '../lib/roles.js';
 import { projectTabs } from '../lib/tabs.js';
 import { dateTime, ErrorNote, Loaded, Screen } from '../lib/ui.js';
+import { useMailStatus } from '../lib/use-mail-status.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const fullName = (m) => [m.firstname, m.lastname].filter(Boolean).join(' ') || m.email;
@@ -161,6 +162,7 @@ function RoleForm({ member, roles, onRole }) {
 }
 
 function AddMember({ base, roles, ladder, onAdded }) {
+  const mail = useMailStatus();
   const [email, setEmail] = useState('');
   const [role, setRole] = useState('viewer');
   const [error, setError] = useState(null);
@@ -184,7 +186,7 @@ function AddMember({ base, roles, ladder, onAdded }) {
       onAdded(
         joined
           ? `${added.email} is now a member (${added.role}).`
-          : `${added.email} has no account yet: they are invited as ${added.role} and join when they sign up with this e-mail.`,
+          : `${added.email} has no account yet: they are invited as ${added.role}${mail ? ' and get an e-mail with a link to join' : ' and join when they sign up with this e-mail'}.`,
       );
       setEmail('');
     } catch (e) {
@@ -197,7 +199,8 @@ function AddMember({ base, roles, ladder, onAdded }) {
   return html`
     <form class="card members-add" onSubmit=${submit} noValidate>
       <h2 id="members-add-title">Add a person</h2>
-      <p class="muted">Someone with an account joins at once and is notified. An e-mail without an account gets an invitation, which waits until they sign up with it.</p>
+      <p class="muted">Someone with an account joins at once and is notified. An e-mail without an account gets an invitation${mail === false ? '' : ' by e-mail, with a link to make the account and join'}.</p>
+      ${mail === false ? html`<p class="muted" role="note">This platform sends no e-mail: tell the people you invite yourself; they join when they sign up with the invited address.</p>` : null}
       <div class="members-add-fields">
         <div>
           <label for="member-email">E-mail</label>

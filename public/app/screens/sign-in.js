@@ -29,6 +29,7 @@ export function SignIn() {
         <button type="submit" disabled=${busy}>${busy ? 'Signing in…' : 'Sign in'}</button>
         <${ErrorNote} error=${error} />
       </form>
+      <p><a href="#/forgot-password">Forgot password?</a></p>
     <//>
   `;
 }

@@ -215,6 +215,14 @@ const Platform = {
   OVERLOOK_WEATHER_ARCHIVE_URL: Type.Optional(
     nonEmpty('Weather archive API base URL', { defaultText: `\`OVERLOOK_WEATHER_URL\` when set, else \`${OPEN_METEO_ARCHIVE_URL}\`` }),
   ),
+  OVERLOOK_SMTP_URL: Type.Optional(
+    nonEmpty('SMTP server e-mail is sent through: `smtp://[user:password@]host:port` (or `smtps://`) (docs/email.md)', {
+      defaultText: 'none: e-mail is off, and the app says so',
+    }),
+  ),
+  OVERLOOK_MAIL_FROM: Type.Optional(
+    nonEmpty('The From address of every e-mail (`Overlook <noreply@example.com>`)', { defaultText: '`Overlook <overlook@<public URL host>>`' }),
+  ),
   OVERLOOK_WEATHER_TIMEOUT_MS: positive(10_000, 'How long one weather provider request may take, in milliseconds'),
   OVERLOOK_WEATHER_CURRENT_TTL_SECONDS: positive(300, 'How long current conditions (and today’s hours) are served from the cache, in seconds'),
 } satisfies TProperties;

@@ -7,6 +7,7 @@ import { DEFAULT_PORTS, resolveDataDir, type ServiceAddress } from './addresses.
 import { adminConfig, type AdminConfig } from './admin-config.js';
 import { bimConfig, type BimConfig } from './bim-config.js';
 import { messagesConfig, type MessagesConfig } from './messages-config.js';
+import { mailConfig, type MailConfig } from './mail-config.js';
 import { OPEN_METEO_ARCHIVE_URL, OPEN_METEO_URL, PlatformEnv, type PlatformEnvValues } from './env-schema.js';
 import { processEnv, type Env } from './process-env.js';
 import { readEnv } from './read-env.js';
@@ -103,6 +104,8 @@ export interface PlatformConfig {
   weatherTimeoutMs: number;
   /** How long current conditions (and today's hours) are served from the cache, in seconds. */
   weatherCurrentTtlSeconds: number;
+  /** E-mail: the SMTP server (off when unset) and the From address (mail-config.ts). */
+  mail: MailConfig;
 }
 
 /** `env` is read once, at startup (tests hand in a plain object); a bad value throws, naming the variable. */
@@ -110,6 +113,7 @@ export function platformConfig(flags: { dataDir?: string } = {}, env: Env = proc
   const dataDir = resolveDataDir(flags, env);
   const e = readEnv(PlatformEnv, env);
   const addr = address ?? { host: '127.0.0.1', port: DEFAULT_PORTS.platform };
+  const publicUrl = e.OVERLOOK_PUBLIC_URL ?? `http://${addr.host}:${addr.port}`;
   return {
     dataDir,
     logLevel: e.OVERLOOK_LOG_LEVEL,
@@ -121,7 +125,7 @@ export function platformConfig(flags: { dataDir?: string } = {}, env: Env = proc
     corsOrigins: corsOrigins(env),
     metrics: metricsConfig(env),
     settingsImageMaxBytes: e.OVERLOOK_SETTINGS_IMAGE_MAX_BYTES,
-    publicUrl: e.OVERLOOK_PUBLIC_URL ?? `http://${addr.host}:${addr.port}`,
+    publicUrl,
     jwtPrivateKeyPem: e.OVERLOOK_JWT_PRIVATE_KEY,
     secretKey: e.OVERLOOK_SECRET_KEY,
     loginFailuresPerAccount: e.OVERLOOK_LOGIN_FAILURES_PER_ACCOUNT,
@@ -166,6 +170,7 @@ export function platformConfig(flags: { dataDir?: string } = {}, env: Env = proc
     weatherArchiveUrl: e.OVERLOOK_WEATHER_ARCHIVE_URL ?? e.OVERLOOK_WEATHER_URL ?? OPEN_METEO_ARCHIVE_URL,
     weatherTimeoutMs: e.OVERLOOK_WEATHER_TIMEOUT_MS,
     weatherCurrentTtlSeconds: e.OVERLOOK_WEATHER_CURRENT_TTL_SECONDS,
+    mail: mailConfig(e, publicUrl),
   };
 }
 

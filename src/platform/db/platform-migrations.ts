@@ -21,6 +21,7 @@ import * as keyLimits from './migrations/20261125_0001_key_limits.js';
 import * as invitations from './migrations/20261125_0002_invitations.js';
 import * as outbox from './migrations/20261128_0002_outbox.js';
 import * as webhooks from './migrations/20261128_0003_webhooks.js';
+import * as mail from './migrations/20261128_0004_mail.js';
 
 // Listed by hand, not read from the folder, so the same code works from `src/` under tsx and from `dist/`.
 export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
   '20261125_0002_invitations': invitations,
   '20261128_0002_outbox': outbox,
   '20261128_0003_webhooks': webhooks,
+  '20261128_0004_mail': mail,
 };

@@ -210,3 +210,7 @@ export class MediaItemsRepository {
     });
   }
 }
+
+/** Who asked for a media item (the mail feature tells them when it is ready or failed); undefined when it is gone. */
+export const requesterOfMediaItem = (db: PlatformDb, id: string) =>
+  db.kysely.selectFrom('media_hub_items').select(['requester_id', 'requester_email']).where('id', '=', id).executeTakeFirst();

@@ -14,3 +14,4 @@ export {
   projectIdsOwnedBy,
   projectsOfMemberAmong,
 } from './members-repository.js';
+export type { InvitationsService } from './invitations-service.js';

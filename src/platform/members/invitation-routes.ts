@@ -7,6 +7,7 @@ import { Type } from 'typebox';
 import { fromPathProject, peopleOnly } from '../access/index.js';
 import { auditContext } from '../audit/index.js';
 import { errorResponses, Nullable } from '../../lib/http/schemas.js';
+import { UserRecord } from '../users/index.js';
 import { actingUserId, allowedProject } from '../http/index.js';
 import { defineRoutes } from '../plugins/feature.js';
 
@@ -30,6 +31,16 @@ const MyInvitation = Type.Object({
   expires_at: Type.String(),
 });
 const Joined = Type.Object({ project_exid: Type.String(), role: Type.String({ description: 'The role the person now holds' }) });
+const ClaimBody = Type.Object(
+  {
+    token: Type.String({ minLength: 1, maxLength: 256, description: 'The token of the invitation e-mail’s link' }),
+    password: Type.String({ minLength: 1, maxLength: 256 }),
+    firstname: Type.Optional(Type.String({ maxLength: 100 })),
+    lastname: Type.Optional(Type.String({ maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);
+const Claimed = Type.Object({ user: UserRecord, project_exid: Type.String(), role: Type.String() });
 
 export const invitationRoutes = defineRoutes('invitation-routes', ['invitations'], async (fastify, { invitations }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -83,6 +94,25 @@ export const invitationRoutes = defineRoutes('invitation-routes', ['invitations'
       },
     },
     async (req) => invitations.mine(actingUserId(req)),
+  );
+
+  app.post(
+    '/v2/invitations/claim',
+    {
+      // The token proves the e-mail is the caller's: the link of the invitation e-mail (docs/email.md).
+      config: { access: peopleOnly({ anonymous: true }) },
+      schema: {
+        tags,
+        operationId: 'claimInvitation',
+        summary: 'Make the invited e-mail’s account and join the project, with the token of the invitation e-mail',
+        body: ClaimBody,
+        response: { 201: Claimed, ...errorResponses() },
+      },
+    },
+    async (req, reply) => {
+      const { token, ...person } = req.body;
+      return reply.code(201).send(await invitations.claim(auditContext(req), token, person));
+    },
   );
 
   app.post(

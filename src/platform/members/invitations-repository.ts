@@ -25,6 +25,10 @@ export const upsertInvitation = (db: PlatformDb, row: ProjectInvitationsTable) =
 export const invitationById = (db: PlatformDb, id: string) =>
   db.kysely.selectFrom('project_invitations').select(columns).where('id', '=', id).executeTakeFirst();
 
+/** The project's invitation for the e-mail (expired or not). */
+export const invitationFor = (db: PlatformDb, projectId: string, email: string) =>
+  db.kysely.selectFrom('project_invitations').select(columns).where('project_id', '=', projectId).where('email', '=', email).executeTakeFirst();
+
 /** The invitations waiting for the e-mail (not expired at `now`), newest first. */
 export const pendingInvitationsFor = (db: PlatformDb, email: string, now: string) =>
   db.kysely
@@ -53,3 +57,13 @@ export const deleteInvitationFor = (db: PlatformDb, projectId: string, email: st
 /** Deletes the invitations that expired before `at`. */
 export const deleteInvitationsExpiredBefore = (db: PlatformDb, at: string) =>
   db.kysely.deleteFrom('project_invitations').where('expires_at', '<', at).execute();
+
+/** Gives the invitation a new token (its hash): the link of an earlier e-mail stops working. */
+export async function setInvitationToken(db: PlatformDb, id: string, tokenHash: string): Promise<boolean> {
+  const res = await db.kysely.updateTable('project_invitations').set({ token_hash: tokenHash }).where('id', '=', id).executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** The invitation whose token has this hash (expired or not). */
+export const invitationByTokenHash = (db: PlatformDb, tokenHash: string) =>
+  db.kysely.selectFrom('project_invitations').select(columns).where('token_hash', '=', tokenHash).executeTakeFirst();

@@ -3,17 +3,19 @@
 // was made: an administrator, `overlook users create`, a provider sign-in) sees it, and accepts it to
 // join with the invited role or declines it; the project's admins see and cancel what is pending.
 // Invitations are matched to people by their account's e-mail, so a pending one is visible from the
-// moment the account exists, with no step at sign-up that could be missed.
+// moment the account exists, with no step at sign-up that could be missed. Where the platform sends
+// e-mail, the invited address gets a link with a token that makes the account and joins in one step
+// (`POST /v2/invitations/claim`, docs/email.md).
 import { createHash, randomBytes } from 'node:crypto';
 import type { PlatformDb } from '../database.js';
-import { ApiError } from '../../lib/errors.js';
+import { ApiError, validation } from '../../lib/errors.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
 import { inTransaction } from '../../lib/db/transaction.js';
 import { newId } from '../../lib/ids.js';
 import type { Role } from '../access/index.js';
 import type { AuditContext, AuditLog } from '../audit/index.js';
 import type { Outbox } from '../outbox/index.js';
-import { findUserById } from '../users/index.js';
+import { createUser, findUserById } from '../users/index.js';
 import * as repo from './invitations-repository.js';
 import { insertMember, memberOf } from './members-repository.js';
 
@@ -26,6 +28,8 @@ interface ProjectRef {
   id: string;
   exid: string;
 }
+
+const tokenHashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 const NOT_FOUND = () => new ApiError('NOT_FOUND', 'Invitation not found');
 
@@ -48,8 +52,8 @@ export class InvitationsService {
 
   /**
    * Invites the e-mail (already normalised) to the project, or refreshes its pending invitation. The
-   * invitation's token is random; only its SHA-256 is kept, for a link sent by e-mail where the platform
-   * sends mail. Today a person accepts by signing in with the invited e-mail.
+   * invitation's token is random and only its SHA-256 is kept; the e-mail's link gets a token of its
+   * own (`issueToken`). A person with an account accepts by signing in with the invited e-mail.
    */
   async invite(ctx: AuditContext, project: ProjectRef, email: string, role: InvitedRole): Promise<void> {
     const now = new Date();
@@ -80,6 +84,59 @@ export class InvitationsService {
       target: { type: 'project', id: project.exid },
       details: { project_exid: project.exid, email, role },
     });
+  }
+
+  /**
+   * A new token for the invitation's e-mail link (the one before stops working), with what the e-mail
+   * says; null when the invitation is gone or expired.
+   */
+  async issueToken(
+    projectId: string,
+    email: string,
+  ): Promise<{ token: string; email: string; role: string; projectName: string; inviter: string | null; expiresAt: string } | null> {
+    const row = await repo.invitationFor(this.db, projectId, email);
+    if (!row || Date.parse(row.expires_at) <= Date.now()) return null;
+    const id = row.id;
+    const project = (await this.projects.namesOf([row.project_id])).get(row.project_id);
+    if (!project) return null;
+    const token = randomBytes(32).toString('base64url');
+    if (!(await repo.setInvitationToken(this.db, id, tokenHashOf(token)))) return null;
+    const inviter = row.invited_by ? await findUserById(this.db, row.invited_by) : undefined;
+    const inviterName = inviter ? `${inviter.firstname} ${inviter.lastname}`.trim() || inviter.email : null;
+    return { token, email: row.email, role: row.role, projectName: project.name, inviter: inviterName, expiresAt: row.expires_at };
+  }
+
+  /**
+   * Makes the account of the invited e-mail with the token of the invitation's e-mail link, and joins
+   * the project with the invited role. An e-mail that has an account by now signs in and accepts instead.
+   */
+  async claim(ctx: AuditContext, token: string, person: { password: string; firstname?: string; lastname?: string }) {
+    const row = await repo.invitationByTokenHash(this.db, tokenHashOf(token));
+    if (!row || Date.parse(row.expires_at) <= Date.now()) throw validation('token', 'this invitation link was used already or has expired');
+    // Read before the transaction: on SQLite a read outside it would wait for it to end.
+    const exid = (await this.projects.namesOf([row.project_id])).get(row.project_id)?.exid ?? row.project_id;
+    const joined = await inTransaction(this.db, async (tx) => {
+      // Taken once: a second claim finds nothing to take.
+      if ((await repo.deleteInvitation(tx, row.id)) === 0) throw validation('token', 'this invitation link was used already or has expired');
+      const user = await createUser(tx, { email: row.email, password: person.password, firstname: person.firstname, lastname: person.lastname });
+      await insertMember(tx, { project_id: row.project_id, user_id: user.id, role: row.role, created_at: new Date().toISOString() });
+      await this.outbox.record(tx, {
+        type: 'member.added',
+        projectExid: exid,
+        data: { user_id: user.id, email: row.email, role: row.role, via: 'invitation' },
+      });
+      return user;
+    });
+    await this.audit.record(
+      { ...ctx, actorUserId: joined.id },
+      {
+        action: 'member.added',
+        subjectUserId: joined.id,
+        target: { type: 'project', id: exid },
+        details: { project_exid: exid, email: row.email, role: row.role, via: 'invitation_link', invited_by: row.invited_by },
+      },
+    );
+    return { user: joined, project_exid: exid, role: row.role };
   }
 
   /** The person joined another way (added with their new account): their invitation has nothing left to do. */

@@ -1,5 +1,6 @@
 // What the outbox carries and what a channel is (docs/notifications.md lists every event kind).
 
+/** The event kinds published to integrations: webhooks, MQTT and the OpenAPI document's `webhooks`. */
 export const EVENT_TYPES = [
   'comment.created',
   'member.added',
@@ -14,7 +15,17 @@ export const EVENT_TYPES = [
   'progress_photo.due',
   'webhook.disabled',
 ] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export type PublishedEventType = (typeof EVENT_TYPES)[number];
+
+/**
+ * Kinds that only e-mail delivers and no integration ever sees: a password reset carries a person's
+ * (sealed) reset token and says that someone asked for it (docs/email.md).
+ */
+const PRIVATE_EVENT_TYPES = ['password_reset.requested'] as const;
+export type EventType = PublishedEventType | (typeof PRIVATE_EVENT_TYPES)[number];
+
+/** Whether webhooks and MQTT may carry this kind. */
+export const isPublished = (type: EventType): type is PublishedEventType => (EVENT_TYPES as readonly string[]).includes(type);
 
 /** An event as a change records it. */
 export interface NewEvent {

@@ -14,3 +14,6 @@ export const updateProgressPhoto = (db: PlatformDb, id: string, set: Partial<Pro
   db.kysely.updateTable('progress_photos').set(set).where('id', '=', id).execute();
 
 export const deleteProgressPhoto = (db: PlatformDb, id: string) => db.kysely.deleteFrom('progress_photos').where('id', '=', id).execute();
+
+/** Every schedule that is not paused: what the sender looks at each minute. */
+export const activeProgressPhotos = (db: PlatformDb) => db.kysely.selectFrom('progress_photos').selectAll().where('is_paused', '=', 0).execute();

@@ -1,6 +1,6 @@
 // Progress photos: a scheduled delivery of a project's camera photos to e-mail recipients (daily or
 // on chosen weekdays, at a local time). This stores and validates the schedule and says when it is next
-// due; sending the e-mails needs a mail transport, which comes with the connectors work.
+// due; the mail feature sends them (docs/email.md, Progress photos).
 import type { PlatformDb } from '../database.js';
 import { toBool } from '../../lib/db/index.js';
 import { ApiError, validation } from '../../lib/errors.js';
