@@ -18,6 +18,14 @@ import { WhepSessions } from './live/whep-sessions.js';
 import { LIVE_SEGMENT_SECONDS } from './hls/live-playlist.js';
 import { RecorderSecrets } from './db/sealed-secrets.js';
 import { SignInThrottle } from '../lib/auth/sign-in-throttle.js';
+import { LinkStore } from './link/link-store.js';
+import { Outbox } from './link/outbox.js';
+import { LiveFrames } from './link/live-frames.js';
+import { CloudFrames } from './link/cloud-frames.js';
+import { SiteLink } from './link/site-link.js';
+import { linkDispatcher } from './link/pairing.js';
+import type { Dispatcher } from 'undici';
+import { join } from 'node:path';
 
 export interface RecorderServices {
   config: RecorderConfig;
@@ -43,6 +51,12 @@ export interface RecorderServices {
   footage: FootageExporter;
   events: EventsService;
   remoteStorages: RemoteStorages;
+  /** The link to a platform (docs/recorder.md, Platform link): stored state, the outbox, the connection. */
+  linkStore: LinkStore;
+  outbox: Outbox;
+  link: SiteLink;
+  /** What the link's HTTP and WebSocket go through (the proxy, when set). */
+  linkDispatcher: Dispatcher;
 }
 
 declare module 'fastify' {
@@ -78,6 +92,26 @@ export function createRecorderServices(config: RecorderConfig, db: RecorderDb, l
     async () => Promise.all((await devices.list()).map(async (device) => ({ device, source: await devices.source(device.id) }))),
     loadOne,
   );
+  const snapshots = new Snapshots(index, config.storageRoot, tools);
+  const events = new EventsService(db, config.storageRoot);
+  const linkStore = new LinkStore(db, secrets);
+  const outbox = new Outbox(db, join(config.dataDir, 'link-outbox'), config.linkBacklogBytes, log);
+  const live = new LiveFrames(config.storageRoot, config.ffmpegPath, snapshots);
+  const dispatcher = linkDispatcher(config.proxy);
+  const link = new SiteLink({
+    store: linkStore,
+    outbox,
+    devices,
+    live,
+    frames: new CloudFrames({ devices, live, outbox, log }),
+    dispatcher,
+    version,
+    log,
+  });
+  // Events of shared devices go to the platform through the outbox, as frames do.
+  events.onIngested(async (e) => {
+    if (await link.shares(e.deviceId)) await outbox.addEvent(e.deviceId, e.kind.slice(0, 50), e.at, e.data);
+  });
   return {
     config,
     db,
@@ -94,9 +128,13 @@ export function createRecorderServices(config: RecorderConfig, db: RecorderDb, l
     manager,
     rtp,
     whep: new WhepSessions(rtp),
-    snapshots: new Snapshots(index, config.storageRoot, tools),
+    snapshots,
     footage: new FootageExporter(index, config.storageRoot, tools),
-    events: new EventsService(db, config.storageRoot),
+    events,
     remoteStorages: new RemoteStorages(db, secrets),
+    linkStore,
+    outbox,
+    link,
+    linkDispatcher: dispatcher,
   };
 }
