@@ -43,8 +43,11 @@ export class FakePlatform {
   app: FastifyInstance | null = null;
   port = 0;
 
+  /** With `tls`, the platform answers HTTPS (and WSS) only. */
+  constructor(private readonly tls?: { key: string; cert: string }) {}
+
   get url(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return `${this.tls ? 'https' : 'http'}://127.0.0.1:${this.port}`;
   }
 
   get current(): Connection | undefined {
@@ -58,7 +61,7 @@ export class FakePlatform {
 
   /** Listens (again, on the same port when it listened before: the platform coming back). */
   async start(): Promise<void> {
-    const app = Fastify({ logger: false });
+    const app = (this.tls ? Fastify({ logger: false, https: this.tls }) : Fastify({ logger: false })) as FastifyInstance;
     await app.register(websocket, { options: { maxPayload: 32 * 1024 * 1024 } });
     app.post(PAIR_PATH, async (req, reply) => {
       const code = (req.body as { code?: string } | null)?.code;

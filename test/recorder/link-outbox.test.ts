@@ -90,7 +90,7 @@ describe('the outbox', () => {
     const conn = await eventually(
       async () => {
         const c = platform.current;
-        return c && c.received.some((m) => (m.message.type === 'frame' || m.message.type === 'event') && seqOf(m) >= last) && c;
+        return c?.received.some((m) => (m.message.type === 'frame' || m.message.type === 'event') && seqOf(m) >= last) && c;
       },
       60_000,
       'the backlog sent',
