@@ -116,7 +116,7 @@ export interface RemoteStoragesTable {
 }
 
 /** The one link to a platform (id 1), when linked. */
-export interface PlatformLinkTable {
+interface PlatformLinkTable {
   id: number;
   platform_url: string;
   link_id: string;
@@ -130,7 +130,7 @@ export interface PlatformLinkTable {
 }
 
 /** The platform's last cloud-frame schedule of a device, kept so frames go on while it is unreachable. */
-export interface LinkSchedulesTable {
+interface LinkSchedulesTable {
   device_id: string;
   camera_exid: string;
   frequency: number;
