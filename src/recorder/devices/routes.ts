@@ -95,7 +95,8 @@ export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (req) => {
       await devices.update(req.params.id, req.body);
-      await manager.refresh(req.params.id);
+      // Sharing with the platform or not changes nothing in the recording: no restart, no gap.
+      if (Object.keys(req.body).some((k) => k !== 'share_with_platform')) await manager.refresh(req.params.id);
       return devices.get(req.params.id);
     },
   );

@@ -2,6 +2,7 @@
 // `POST` / `DELETE /api/link`.
 import { hostname } from 'node:os';
 import type { Dispatcher } from 'undici';
+import { ApiError } from '../../lib/errors.js';
 import type { LinkStore } from './link-store.js';
 import type { Outbox } from './outbox.js';
 import { pair, platformBase } from './pairing.js';

@@ -77,8 +77,6 @@ export async function linkRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (req) => {
-      const current = await linkStore.get();
-      if (current && !current.revokedAt) throw new ApiError('CONFLICT', 'The recorder is already linked; unlink it first (DELETE /api/link)');
       await linkWithCode({ store: linkStore, outbox, dispatcher: linkDispatcher }, req.body.platform_url, req.body.code, req.body.recorder_name);
       return status();
     },
