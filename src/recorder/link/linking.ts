@@ -13,7 +13,7 @@ export interface LinkParts {
   dispatcher: Dispatcher;
 }
 
-/** Exchanges the code and keeps the new link (sealed), in place of any earlier one. */
+/** Exchanges the code and keeps the new link (sealed), in place of a revoked one; a live link must be unlinked first. */
 export async function linkWithCode(
   parts: LinkParts,
   platformUrl: string,
@@ -21,6 +21,8 @@ export async function linkWithCode(
   recorderName?: string,
 ): Promise<{ linkId: string; projectExid: string }> {
   const base = platformBase(platformUrl);
+  const current = await parts.store.get();
+  if (current && !current.revokedAt) throw new ApiError('CONFLICT', `The recorder is already linked to ${current.platformUrl}; unlink it first`);
   const answer = await pair(base, { code: code.trim(), recorder_name: (recorderName ?? hostname()).slice(0, 200) || 'recorder' }, parts.dispatcher);
   await parts.outbox.clear();
   await parts.store.save(base, answer);
