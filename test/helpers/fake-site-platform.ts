@@ -34,6 +34,8 @@ export class FakePlatform {
   readonly connections: Connection[] = [];
   /** Acknowledges every frame and event on arrival while true. */
   acking = true;
+  /** While true the platform says nothing at all (no pong, no ack): a link gone dead without closing. */
+  silent = false;
   /** Sent right after `welcome`. */
   schedules: Extract<FromPlatform, { type: 'schedules' }>['schedules'] = [];
   pairings = 0;
@@ -89,6 +91,7 @@ export class FakePlatform {
         const r = { message: decoded.message, payload: decoded.payload ? Buffer.from(decoded.payload) : null };
         conn.received.push(r);
         const m = decoded.message;
+        if (this.silent) return;
         if (m.type === 'ping') this.send({ type: 'pong', at: new Date().toISOString() }, conn);
         if ((m.type === 'frame' || m.type === 'event') && this.acking) this.send({ type: 'ack', seq: m.seq }, conn);
         if (m.type === 'reply') this.replies.get(m.req)?.(r);
