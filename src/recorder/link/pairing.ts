@@ -11,7 +11,7 @@ const checkAnswer = Compile(PairAnswer);
 
 /** The dispatcher the link goes through: the proxy the environment names (and NO_PROXY), or none. */
 export function linkDispatcher(proxy: RecorderConfig['proxy']): Dispatcher {
-  // Empty strings, not undefined: undici would fall back to process.env itself.
+  // Empty strings, not undefined: undici would otherwise read the environment itself, past our config.
   return new EnvHttpProxyAgent({ httpProxy: proxy.httpProxy ?? '', httpsProxy: proxy.httpsProxy ?? '', noProxy: proxy.noProxy ?? '' });
 }
 
