@@ -134,7 +134,7 @@ async function showDevices(gen) {
       a.textContent = d.name;
       const meta = document.createElement('span');
       meta.className = 'meta';
-      meta.textContent = `${d.type === 'file' ? 'file' : 'camera'} · ${d.timezone}`;
+      meta.textContent = `${d.type === 'file' ? 'file' : 'camera'} · ${d.timezone}${d.share_with_platform === false ? ' · kept off the platform' : ''}`;
       li.append(a, ' ', stateBadge(d.state), ' ', meta);
       if (d.state_reason) {
         const why = document.createElement('p');
@@ -147,6 +147,60 @@ async function showDevices(gen) {
   );
   $('#no-devices').hidden = devices.length > 0;
   show('devices');
+  await showLink(gen);
+}
+
+const LINK_WORDS = {
+  unlinked: 'Not linked to a platform.',
+  connecting: 'Connecting to',
+  connected: 'Connected to',
+  disconnected: 'Not connected now (retrying) to',
+  revoked: 'The platform revoked this link. Link again with a new code from',
+};
+
+/** The platform link, for admins (the route is admin-only: a 403 hides the section). */
+async function showLink(gen) {
+  const res = await fetch('/api/link', { headers: { authorization: `Bearer ${token()}` } }).catch(() => null);
+  if (gen !== routeGen) return;
+  if (!res?.ok) {
+    $('#platform-link').hidden = true;
+    return;
+  }
+  const link = await res.json();
+  const backlog = link.backlog.items ? ` ${link.backlog.items} frames and events waiting to be sent.` : '';
+  $('#link-state').textContent =
+    link.state === 'unlinked' ? LINK_WORDS.unlinked : `${LINK_WORDS[link.state] ?? link.state} ${link.platform_url} (project ${link.project_exid}).${backlog}`;
+  $('#link-error').textContent = link.state === 'connected' ? '' : (link.last_error ?? '');
+  $('#link-form').hidden = !(link.state === 'unlinked' || link.state === 'revoked');
+  $('#unlink').hidden = link.state === 'unlinked';
+  $('#platform-link').hidden = false;
+}
+
+async function linkPlatform(event) {
+  event.preventDefault();
+  const button = $('#link-form button');
+  button.disabled = true;
+  try {
+    await api('POST', '/api/link', { platform_url: $('#link-url').value, code: $('#link-code').value });
+    $('#link-code').value = '';
+    say('Linked to the platform.');
+  } catch (err) {
+    if (!(err instanceof SignedOut)) say(err.message);
+  } finally {
+    button.disabled = false;
+  }
+  await showLink(routeGen);
+}
+
+async function unlinkPlatform() {
+  if (!confirm('Unlink from the platform? Frames not yet sent are dropped.')) return;
+  try {
+    await api('DELETE', '/api/link');
+    say('Unlinked from the platform.');
+  } catch (err) {
+    if (!(err instanceof SignedOut)) say(err.message);
+  }
+  await showLink(routeGen);
 }
 
 function renderDeviceState(d) {
@@ -266,6 +320,8 @@ $('#sign-in-form').addEventListener('submit', signIn);
 $('#sign-out').addEventListener('click', signOut);
 $('#go-live').addEventListener('click', () => current && playLive());
 $('#export-form').addEventListener('submit', exportClip);
+$('#link-form').addEventListener('submit', linkPlatform);
+$('#unlink').addEventListener('click', unlinkPlatform);
 $('#day').addEventListener('change', () => current && $('#day').value && timeline.load(current, $('#day').value).catch((err) => say(err.message)));
 $('#seek-form').addEventListener('submit', (e) => {
   e.preventDefault();

@@ -19,6 +19,7 @@ import { eventRoutes } from './events/routes.js';
 import { remoteStorageRoutes } from './remote-storages/routes.js';
 import { systemRoutes } from './system/routes.js';
 import { webUiRoutes } from './web-ui/routes.js';
+import { linkRoutes } from './link/routes.js';
 import { registerRecorderMetrics } from './system/metrics.js';
 
 const RECORDER_VERSION = '0.1.0';
@@ -54,6 +55,7 @@ export async function buildRecorderApp(opts: { config: RecorderConfig; db: Recor
     eventRoutes,
     remoteStorageRoutes,
     systemRoutes,
+    linkRoutes,
     webUiRoutes,
   ]) {
     await app.register(routes);
@@ -64,6 +66,7 @@ export async function buildRecorderApp(opts: { config: RecorderConfig; db: Recor
     services.snapshotUploads.start();
   });
   app.addHook('onClose', async () => {
+    await services.link.stop();
     await services.whep.closeAll();
     await services.snapshotUploads.stop();
     await services.manager.stopAll();

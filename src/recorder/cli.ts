@@ -1,4 +1,4 @@
-// Recorder commands: `overlook recorder serve` and `overlook recorder users create` (README.md).
+// Recorder commands: `overlook recorder serve`, `users create`, `link` and `unlink` (README.md).
 import type { Command } from 'commander';
 import { ApiError } from '../lib/errors.js';
 import { serveUntilSignalled } from '../lib/process/serve-until-signalled.js';
@@ -7,6 +7,7 @@ import { openRecorderDb } from './db/recorder-db.js';
 import { startRecorder } from './server.js';
 import { CacheRegistry } from '../lib/cache/index.js';
 import { RecorderUsers } from './users/users-service.js';
+import { linkCommands } from './link/cli.js';
 
 export function registerRecorderCommands(program: Command): void {
   const recorder = program.command('recorder').description('On-device recorder (see docs/recorder.md)');
@@ -21,6 +22,8 @@ export function registerRecorderCommands(program: Command): void {
       process.stdout.write(`overlook: recorder listening on ${running.url} (API reference ${running.url}/api/docs)\n`);
       serveUntilSignalled(running.close);
     });
+
+  linkCommands(recorder);
 
   recorder
     .command('users')

@@ -51,6 +51,10 @@ export interface RecorderConfig {
   loginFailuresPerAccount: number;
   loginFailuresPerAddress: number;
   loginBlockSeconds: number;
+  /** The platform link's backlog cap, in bytes (docs/recorder.md, Platform link). */
+  linkBacklogBytes: number;
+  /** The proxy the link goes through (the usual variables; docs/recorder.md, Platform link). */
+  proxy: { httpProxy?: string; httpsProxy?: string; noProxy?: string };
 }
 
 export const RECORDER_SECRET_KEY_FILE = 'recorder-secret.key';
@@ -90,5 +94,11 @@ export function recorderConfig(flags: { dataDir?: string } = {}, env: Env = proc
     loginFailuresPerAccount: e.OVERLOOK_LOGIN_FAILURES_PER_ACCOUNT,
     loginFailuresPerAddress: e.OVERLOOK_LOGIN_FAILURES_PER_ADDRESS,
     loginBlockSeconds: e.OVERLOOK_LOGIN_BLOCK_SECONDS,
+    linkBacklogBytes: Math.round(e.OVERLOOK_RECORDER_LINK_BACKLOG_MB * 1024 * 1024),
+    proxy: {
+      httpProxy: e.HTTP_PROXY || env.http_proxy || undefined,
+      httpsProxy: e.HTTPS_PROXY || env.https_proxy || undefined,
+      noProxy: e.NO_PROXY || env.no_proxy || undefined,
+    },
   };
 }

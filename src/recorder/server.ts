@@ -1,5 +1,5 @@
 // Starts the recorder: open its database, put storage back in order after a crash, start recording,
-// listen. Stops ffmpeg cleanly on SIGINT/SIGTERM (each finishes and indexes its current segment).
+// listen, and keep the link to a platform when linked (docs/recorder.md, Platform link). Stops ffmpeg cleanly on SIGINT/SIGTERM (each finishes and indexes its current segment).
 import type { FastifyInstance } from 'fastify';
 import { processEnv, resolveAddress, type Env, type ServeFlags } from '../lib/config.js';
 import { loggerOptions } from '../lib/logger.js';
@@ -34,6 +34,10 @@ export async function startRecorder(flags: ServeFlags, env: Env = processEnv()):
   if (recovery.indexed || recovery.removed || recovery.orphansStopped) app.log.warn(recovery, 'recovered storage after an unclean stop');
   await app.listen({ host: address.host, port: address.port });
   await manager.startAll();
+  // Frame files a crash left without their outbox row go; then the link to the platform, if any, opens.
+  const orphans = await app.recorder.outbox.clean();
+  if (orphans) app.log.warn({ orphans }, 'removed platform-link frame files without an outbox row');
+  await app.recorder.link.start();
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : address.port;
   return {

@@ -21,6 +21,14 @@ import { WhepSessions } from './live/whep-sessions.js';
 import { LIVE_SEGMENT_SECONDS } from './hls/live-playlist.js';
 import { RecorderSecrets } from './db/sealed-secrets.js';
 import { SignInThrottle } from '../lib/auth/sign-in-throttle.js';
+import { LinkStore } from './link/link-store.js';
+import { Outbox } from './link/outbox.js';
+import { LiveFrames } from './link/live-frames.js';
+import { CloudFrames } from './link/cloud-frames.js';
+import { SiteLink } from './link/site-link.js';
+import { linkDispatcher } from './link/pairing.js';
+import type { Dispatcher } from 'undici';
+import { join } from 'node:path';
 
 export interface RecorderServices {
   config: RecorderConfig;
@@ -52,6 +60,12 @@ export interface RecorderServices {
   uploader: Uploader;
   /** Queues snapshots for the storages that ask for them. */
   snapshotUploads: SnapshotUploads;
+  /** The link to a platform (docs/recorder.md, Platform link): stored state, the outbox, the connection. */
+  linkStore: LinkStore;
+  outbox: Outbox;
+  link: SiteLink;
+  /** What the link's HTTP and WebSocket go through (the proxy, when set). */
+  linkDispatcher: Dispatcher;
 }
 
 declare module 'fastify' {
@@ -111,6 +125,25 @@ export function createRecorderServices(config: RecorderConfig, db: RecorderDb, l
     async () => Promise.all((await devices.list()).map(async (device) => ({ device, source: await devices.source(device.id) }))),
     loadOne,
   );
+  const events = new EventsService(db, config.storageRoot);
+  const linkStore = new LinkStore(db, secrets);
+  const outbox = new Outbox(db, join(config.dataDir, 'link-outbox'), config.linkBacklogBytes, log);
+  const live = new LiveFrames(config.storageRoot, snapshots, devices);
+  const dispatcher = linkDispatcher(config.proxy);
+  const link = new SiteLink({
+    store: linkStore,
+    outbox,
+    devices,
+    live,
+    frames: new CloudFrames({ devices, live, outbox, log }),
+    dispatcher,
+    version,
+    log,
+  });
+  // Events of shared devices go to the platform through the outbox, as frames do.
+  events.onIngested(async (e) => {
+    if (await link.shares(e.deviceId)) await outbox.addEvent(e.deviceId, e.kind.slice(0, 50), e.at, e.data);
+  });
   return {
     config,
     db,
@@ -129,10 +162,14 @@ export function createRecorderServices(config: RecorderConfig, db: RecorderDb, l
     whep: new WhepSessions(rtp),
     snapshots,
     footage: new FootageExporter(index, config.storageRoot, tools),
-    events: new EventsService(db, config.storageRoot),
+    events,
     remoteStorages,
     uploadQueue,
     uploader,
     snapshotUploads,
+    linkStore,
+    outbox,
+    link,
+    linkDispatcher: dispatcher,
   };
 }

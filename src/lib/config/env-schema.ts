@@ -270,6 +270,15 @@ const Recorder = {
       defaultText: '`<data dir>/recorder/media`',
     }),
   ),
+  OVERLOOK_RECORDER_LINK_BACKLOG_MB: positive(
+    1024,
+    'Largest backlog of cloud frames and events the recorder keeps for its linked platform, in MB; the oldest are dropped beyond it',
+  ),
+  HTTPS_PROXY: Type.Optional(
+    text('HTTP proxy (`http://host:port`) for the platform link to an `https://` platform (also `https_proxy`)', { defaultText: 'none' }),
+  ),
+  HTTP_PROXY: Type.Optional(text('HTTP proxy for the platform link to an `http://` platform (also `http_proxy`)', { defaultText: 'none' })),
+  NO_PROXY: Type.Optional(text('Hosts the platform link reaches without the proxy, comma-separated (also `no_proxy`)', { defaultText: 'none' })),
 } satisfies TProperties;
 
 // Each service's schema: exactly the variables it reads. Unknown variables are dropped, not refused.

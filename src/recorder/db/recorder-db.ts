@@ -7,11 +7,16 @@ import { openDb, type Db } from '../../lib/db/index.js';
 import { migrateToLatest } from '../../lib/db/migrate.js';
 import type { RecorderDatabase } from './schema.js';
 import * as initial from './migrations/20261122_0001_recorder.js';
+import * as link from './migrations/20261128_0001_link.js';
 import * as uploads from './migrations/20261128_0002_uploads.js';
 
 export type RecorderDb = Db<RecorderDatabase>;
 
-const RECORDER_MIGRATIONS: Record<string, Migration> = { '20261122_0001_recorder': initial, '20261128_0002_uploads': uploads };
+const RECORDER_MIGRATIONS: Record<string, Migration> = {
+  '20261122_0001_recorder': initial,
+  '20261128_0001_link': link,
+  '20261128_0002_uploads': uploads,
+};
 
 const RECORDER_DB_FILE = 'recorder.sqlite';
 

@@ -1,5 +1,7 @@
 // The recorder's own embedded database (SQLite in its data dir): users, tokens, devices, the segment
-// index, runs, events, remote storages and their upload queue. Times are ISO 8601 UTC text with milliseconds; booleans 0/1; JSON as text.
+// index, runs, events, remote storages and their upload queue, the platform link and its outbox. Times are ISO 8601 UTC text with milliseconds; booleans 0/1; JSON as text.
+import type { Generated } from 'kysely';
+
 export interface RecorderUsersTable {
   id: string;
   username: string;
@@ -36,6 +38,8 @@ export interface DevicesTable {
   credentials: string;
   /** JSON: recording_mode, full_drive_threshold, full_drive_action, schedule. */
   storage_config: string;
+  /** 1: the device is shared with the linked platform (docs/recorder.md, Platform link); 0: kept out. */
+  share_with_platform: number;
   created_at: string;
   updated_at: string;
 }
@@ -138,6 +142,46 @@ interface UploadStatusTable {
   last_error_at: string | null;
 }
 
+/** The one link to a platform (id 1), when linked. */
+interface PlatformLinkTable {
+  id: number;
+  platform_url: string;
+  link_id: string;
+  project_exid: string;
+  /** The link's credential, sealed (db/sealed-secrets.ts). */
+  credential: string;
+  /** Set when the platform closed the link as revoked: no reconnecting until linked again. */
+  revoked_at: string | null;
+  last_error: string | null;
+  created_at: string;
+}
+
+/** The platform's last cloud-frame schedule of a device, kept so frames go on while it is unreachable. */
+interface LinkSchedulesTable {
+  device_id: string;
+  camera_exid: string;
+  frequency: number;
+  /** JSON weekly windows, or null: always. */
+  schedule: string | null;
+  timezone: string;
+}
+
+/** A frame or event owed to the platform, sent oldest first and deleted when acknowledged. */
+export interface LinkOutboxTable {
+  /** Never reused (AUTOINCREMENT): the platform acknowledges by it. */
+  seq: Generated<number>;
+  device_id: string;
+  /** `frame`, or an event's kind (`plate`, …). */
+  kind: string;
+  taken_at: string;
+  /** A frame's JPEG, relative to the outbox folder. */
+  file: string | null;
+  /** An event's data, JSON. */
+  data: string | null;
+  /** Bytes it takes (the JPEG, or the event's JSON), for the backlog cap. */
+  size: number;
+}
+
 export interface RecorderDatabase {
   users: RecorderUsersTable;
   access_tokens: AccessTokensTable;
@@ -150,4 +194,7 @@ export interface RecorderDatabase {
   remote_storages: RemoteStoragesTable;
   uploads: UploadsTable;
   upload_status: UploadStatusTable;
+  platform_link: PlatformLinkTable;
+  link_schedules: LinkSchedulesTable;
+  link_outbox: LinkOutboxTable;
 }

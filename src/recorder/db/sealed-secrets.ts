@@ -29,10 +29,21 @@ interface StoredStorageConfig extends StorageConfigValues {
 export class RecorderSecrets {
   private readonly devices: Sealer;
   private readonly storages: Sealer;
+  private readonly link: Sealer;
 
   constructor(secretKey: Buffer) {
     this.devices = new Sealer(secretKey, 'recorder/device-credentials');
     this.storages = new Sealer(secretKey, 'recorder/remote-storage-secrets');
+    this.link = new Sealer(secretKey, 'recorder/platform-link-credential');
+  }
+
+  /** The platform link's credential (docs/recorder.md, Platform link), bound to its link id. */
+  sealLinkCredential(linkId: string, credential: string): string {
+    return this.link.seal(credential, `platform_link/${linkId}`);
+  }
+
+  openLinkCredential(linkId: string, sealed: string): string {
+    return this.link.open(sealed, `platform_link/${linkId}`);
   }
 
   sealCredentials(deviceId: string, creds: DeviceCredentials): string {

@@ -52,6 +52,7 @@ export const Device = Type.Object({
     full_drive_action: Type.String(),
     schedule: Type.Union([Type.Record(Type.String(), Type.Array(Type.String())), Type.Null()]),
   }),
+  share_with_platform: Type.Boolean({ description: 'Whether the linked platform gets this device (docs/recorder.md, Platform link)' }),
   created_at: Type.String(),
   updated_at: Type.String(),
 });
@@ -71,6 +72,7 @@ export function toDevice(r: DevicesTable, creds: { username?: string; password?:
     stream_config: JSON.parse(r.stream_config) as StreamConfig,
     credentials: { username: creds.username ?? null, has_password: Boolean(creds.password) },
     storage_config: { ...DEFAULT_STORAGE, ...(JSON.parse(r.storage_config) as object) } as Device['storage_config'],
+    share_with_platform: r.share_with_platform !== 0,
     created_at: r.created_at,
     updated_at: r.updated_at,
   };

@@ -19,6 +19,7 @@ export interface DeviceInput {
   stream_config?: StreamConfig;
   credentials?: { username?: string; password?: string };
   storage_config?: StorageConfig;
+  share_with_platform?: boolean;
 }
 
 function checkUri(field: string, value: string | undefined, protocols: string[]): void {
@@ -121,7 +122,8 @@ export class DevicesService {
     const storage = { ...DEFAULT_STORAGE, ...(current ? JSON.parse(current.storage_config) : {}), ...(input.storage_config ?? {}) };
     const bad = checkSchedule(storage.schedule);
     if (bad) throw validation('storage_config.schedule', bad);
-    return { name, type, timezone, stream_config: JSON.stringify(stream), creds, storage_config: JSON.stringify(storage) };
+    const share = input.share_with_platform ?? (current ? current.share_with_platform !== 0 : true);
+    return { name, type, timezone, stream_config: JSON.stringify(stream), creds, storage_config: JSON.stringify(storage), share_with_platform: share ? 1 : 0 };
   }
 
   async create(input: DeviceInput): Promise<Device> {

@@ -16,6 +16,7 @@ const Fields = {
   stream_config: StreamConfig,
   credentials: Credentials,
   storage_config: StorageConfig,
+  share_with_platform: Type.Boolean({ description: 'Share the device with the linked platform (default true)' }),
 };
 const WebhookToken = Type.Object({
   id: Type.String(),
@@ -56,6 +57,7 @@ export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
             stream_config: Fields.stream_config,
             credentials: Type.Optional(Fields.credentials),
             storage_config: Type.Optional(Fields.storage_config),
+            share_with_platform: Type.Optional(Fields.share_with_platform),
           },
           { additionalProperties: false },
         ),
@@ -93,7 +95,8 @@ export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (req) => {
       await devices.update(req.params.id, req.body);
-      await manager.refresh(req.params.id);
+      // Sharing with the platform or not changes nothing in the recording: no restart, no gap.
+      if (Object.keys(req.body).some((k) => k !== 'share_with_platform')) await manager.refresh(req.params.id);
       return devices.get(req.params.id);
     },
   );

@@ -54,7 +54,27 @@ export interface EventFilter {
   pageSize: number;
 }
 
+/** An event as the recorder tells others of it (the platform link sends these, docs/recorder.md). */
+export interface IngestedEvent {
+  deviceId: string;
+  /** The event's type, or `plate` for a licence-plate read. */
+  kind: string;
+  at: string;
+  data: Record<string, unknown>;
+}
+
 export class EventsService {
+  private readonly listeners = new Set<(e: IngestedEvent) => Promise<void>>();
+
+  /** Called after each event is stored; a listener that fails does not fail the ingestion. */
+  onIngested(listener: (e: IngestedEvent) => Promise<void>): void {
+    this.listeners.add(listener);
+  }
+
+  private async tell(e: IngestedEvent): Promise<void> {
+    for (const l of this.listeners) await l(e).catch(() => {});
+  }
+
   constructor(
     private readonly db: RecorderDb,
     private readonly storageRoot: string,
@@ -64,6 +84,7 @@ export class EventsService {
     const time = body.time !== undefined ? isoTime('time', body.time) : new Date().toISOString();
     const row: EventsTable = { id: newId(), device_id: deviceId, type, time, metadata: JSON.stringify(body), created_at: new Date().toISOString() };
     await this.db.kysely.insertInto('events').values(row).execute();
+    await this.tell({ deviceId, kind: type, at: time, data: body });
     return toEvent(row);
   }
 
@@ -96,6 +117,21 @@ export class EventsService {
       created_at: new Date().toISOString(),
     };
     await this.db.kysely.insertInto('lpr_events').values(row).execute();
+    const { has_plate_image, metadata, ...lpr } = toLpr(row);
+    await this.tell({
+      deviceId,
+      kind: 'plate',
+      at: capture,
+      data: {
+        ...metadata,
+        plate: plate,
+        direction: lpr.direction,
+        list_type: lpr.list_type,
+        confidence: lpr.confidence,
+        bounding_box: lpr.bounding_box,
+        has_plate_image,
+      },
+    });
     return toLpr(row);
   }
 

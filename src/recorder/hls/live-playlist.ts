@@ -13,6 +13,12 @@ export const LIVE_STALE_MS = 15_000;
 
 /** The live playlist with token-carrying URIs, or null when the device has no live picture now. */
 export async function livePlaylist(dir: string, token: string): Promise<string | null> {
+  const t = encodeURIComponent(token);
+  return livePlaylistWith(dir, (name) => `segments/${name}?token=${t}`);
+}
+
+/** The live playlist with each segment named by `uri(name)`, or null when the device has no live picture now. */
+export async function livePlaylistWith(dir: string, uri: (segment: string) => string): Promise<string | null> {
   const file = join(dir, 'index.m3u8');
   let text: string;
   try {
@@ -21,13 +27,12 @@ export async function livePlaylist(dir: string, token: string): Promise<string |
   } catch {
     return null;
   }
-  const t = encodeURIComponent(token);
   const lines = text
     .split('\n')
     .map((l) => l.trim())
     // A stopping ffmpeg ends its playlist; to the viewer the live view never ends (it comes back).
     .filter((l) => l !== '' && l !== '#EXT-X-ENDLIST')
-    .map((l) => (l.startsWith('#') ? l : LIVE_SEGMENT.test(l) ? `segments/${l}?token=${t}` : null));
-  if (lines.includes(null) || !lines.some((l) => l?.startsWith('segments/'))) return null;
+    .map((l) => (l.startsWith('#') ? l : LIVE_SEGMENT.test(l) ? uri(l) : null));
+  if (lines.includes(null) || !lines.some((l) => l !== null && !l.startsWith('#'))) return null;
   return `${lines.join('\n')}\n`;
 }

@@ -154,6 +154,7 @@ describe('secrets at rest', () => {
         stream_config: JSON.stringify({ stream_uri: 'rtsp://127.0.0.1:1/old' }),
         credentials: JSON.stringify({ username: 'old', password: PASSWORD }),
         storage_config: JSON.stringify({ recording_mode: 'never' }),
+        share_with_platform: 1,
         created_at: now,
         updated_at: now,
       })
