@@ -31,6 +31,7 @@ import { commentsFeature } from './comments/comments-plugin.js';
 import { bimFeature } from './bim/bim-plugin.js';
 import { mediaHubFeature } from './media-hub/media-hub-plugin.js';
 import { connectorsFeature } from './connectors/connectors-plugin.js';
+import { recorderLinksFeature } from './recorder-links/recorder-links-plugin.js';
 import { accessFeature } from './access-layer/access-plugin.js';
 import { explainerFeature } from './access-layer/explainer-plugin.js';
 import { registerOpenApi } from './openapi/plugin.js';
@@ -68,6 +69,7 @@ import { weatherRoutes } from './weather/routes.js';
 import { videoWallRoutes } from './video-walls/routes.js';
 import { commentRoutes } from './comments/routes.js';
 import { mediaHubRoutes } from './media-hub/routes.js';
+import { recorderLinkRoutes } from './recorder-links/routes.js';
 
 export interface PlatformAppOptions {
   config: PlatformConfig;
@@ -101,6 +103,7 @@ export const FEATURES = [
   bimFeature,
   mediaHubFeature,
   connectorsFeature,
+  recorderLinksFeature,
 ];
 
 /** The routes, in the order of the OpenAPI document. */
@@ -139,6 +142,7 @@ export const ROUTES = [
   videoWallRoutes,
   commentRoutes,
   mediaHubRoutes,
+  recorderLinkRoutes,
 ];
 
 export async function buildPlatformApp(opts: PlatformAppOptions): Promise<FastifyInstance> {

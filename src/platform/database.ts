@@ -16,6 +16,7 @@ import { notificationsTables, type NotificationsTables } from './notifications/n
 import { oauthTables, type OauthTables } from './oauth/oauth-tables.js';
 import { progressPhotosTables, type ProgressPhotosTables } from './progress-photos/progress-photos-tables.js';
 import { projectsTables, type ProjectsTables } from './projects/projects-tables.js';
+import { recorderLinksTables, type RecorderLinksTables } from './recorder-links/recorder-links-tables.js';
 import { recordingsTables, type RecordingsTables } from './recordings/recordings-tables.js';
 import { secretsTables, type SecretsTables } from './secrets/secrets-tables.js';
 import { usersTables, type UsersTables } from './users/users-tables.js';
@@ -45,6 +46,7 @@ export const platformTables = {
   ...commentsTables,
   ...secretsTables,
   ...workTables,
+  ...recorderLinksTables,
 };
 
 export interface PlatformDatabase
@@ -68,6 +70,7 @@ export interface PlatformDatabase
     VideoWallsTables,
     CommentsTables,
     SecretsTables,
-    WorkTables {}
+    WorkTables,
+    RecorderLinksTables {}
 
 export type PlatformDb = Db<PlatformDatabase>;

@@ -26,6 +26,7 @@ export const TABLE_OWNERS: Readonly<Record<string, readonly string[]>> = {
   comments: ['comments'],
   secrets: ['secrets'],
   work: ['work_leases'],
+  'recorder-links': ['recorder_links', 'recorder_link_devices', 'recorder_events'],
 };
 
 /** The feature that owns a table, or undefined when no feature claims it. */
