@@ -52,8 +52,6 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
             description: 'Short-lived media token bound to one camera, as the API hands it out in playlist URLs',
           },
           ingestionToken: { type: 'http', scheme: 'bearer', description: 'A camera’s ingestion token' },
-          nodeToken: { type: 'apiKey', in: 'header', name: 'x-overlook-relay', description: 'A request signed by another node of the platform' },
-          linkToken: { type: 'http', scheme: 'bearer', description: 'A linked site recorder’s credential (`orl_…`), for its connection only' },
         },
       },
     },

@@ -36,7 +36,7 @@ function answered(reply: RecorderReply, what: string): Relayed {
 }
 
 /** The recorder's playlist with every URI reduced to its segment name (segments are served beside the playlist). */
-export function bareSegmentNames(playlist: string): string {
+function bareSegmentNames(playlist: string): string {
   const out: string[] = [];
   for (const line of playlist.split('\n')) {
     const l = line.trim();

@@ -9,7 +9,7 @@ import { ApiError, type ErrorCode } from '../../lib/errors.js';
 import type { TokenGrant } from '../access/index.js';
 import type { SecretStore } from '../secrets/index.js';
 
-export const RELAY_HEADER = 'x-overlook-relay';
+const RELAY_HEADER = 'x-overlook-relay';
 const RELAY_KEY_KIND = 'site-link-relay';
 const MAX_SKEW_MS = 30_000;
 const HEADERS_TIMEOUT_MS = 15_000;
@@ -18,7 +18,7 @@ const BODY_TIMEOUT_MS = 15_000;
 export type RelayWhat = 'snapshot' | 'live_playlist' | 'live_segment';
 
 /** The path on a node of one relayed item. */
-export const relayPath = (exid: string, what: RelayWhat) => `/v2/recorder-links/relay/${encodeURIComponent(exid)}/${what}`;
+const relayPath = (exid: string, what: RelayWhat) => `/v2/recorder-links/relay/${encodeURIComponent(exid)}/${what}`;
 
 export interface Relayed {
   body: Buffer;

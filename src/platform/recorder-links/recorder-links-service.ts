@@ -18,12 +18,12 @@ import * as repo from './recorder-links-repository.js';
 import type { RecorderLinksTable } from './recorder-links-tables.js';
 
 /** How long a pairing code is good for. */
-export const PAIRING_CODE_MINUTES = 60;
+const PAIRING_CODE_MINUTES = 60;
 /** Wrong codes from one address before it must wait, and how long (docs/site-link.md, Pairing). */
 const PAIR_FAILURES_PER_ADDRESS = 10;
 const PAIR_WINDOW_SECONDS = 15 * 60;
 
-export type LinkStatus = 'pending' | 'connected' | 'disconnected' | 'revoked';
+type LinkStatus = 'pending' | 'connected' | 'disconnected' | 'revoked';
 
 export interface LinkRecord {
   id: string;
@@ -47,7 +47,7 @@ export interface NewLink {
 }
 
 /** What the link's row says of it now; connected while its holder renews `last_seen_at` (every heartbeat). */
-export function statusOf(row: Pick<RecorderLinksTable, 'revoked_at' | 'paired_at' | 'connection_id' | 'last_seen_at'>, now: number): LinkStatus {
+function statusOf(row: Pick<RecorderLinksTable, 'revoked_at' | 'paired_at' | 'connection_id' | 'last_seen_at'>, now: number): LinkStatus {
   if (row.revoked_at) return 'revoked';
   if (!row.paired_at) return 'pending';
   if (row.connection_id && row.last_seen_at && Date.parse(row.last_seen_at) > now - SILENCE_MS) return 'connected';
