@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { CloseCode, CONNECT_PATH, PAIR_PATH } from '../../../src/lib/site-link/protocol.js';
+import { recordingCameras } from '../../../src/platform/recordings/recording-settings-repository.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { FakeRecorder, waitFor } from './fake-recorder.js';
 
@@ -242,6 +243,8 @@ describe('site links', () => {
       expect(res.statusCode, res.body).toBe(200);
       const s = await waitFor('new schedules', () => r.last('schedules')?.schedules.find((x) => x.device_id === 'sched-1' && x.frequency === 6));
       expect(s.schedule).toMatchObject({ monday: ['08:00-17:00'] });
+      // Recording is on, yet the platform's own cloud-recording loop never fetches it: it has no URL.
+      expect((await recordingCameras(tp.t.db)).map((c) => c.exid)).not.toContain(cam.exid);
     });
 
     it('relays live playlists, segments and snapshots over the link, and counts the viewer', async () => {
@@ -314,6 +317,23 @@ describe('site links', () => {
       // Live view of its cameras now says the link is gone.
       const shot = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${cam.exid}/live/snapshot`, headers: owner.auth });
       expect(shot.statusCode).toBe(503);
+    });
+
+    it('marks the cameras offline when the link drops, and closes a connection that breaks the protocol', async () => {
+      const { link, r } = await linkedRecorder();
+      r.devices([{ id: 'drop-1', name: 'Dropping cam', state: 'recording', timezone: 'UTC' }]);
+      const cam = await cameraOf('Dropping cam');
+      await waitFor('recording', async () => (await statusOf(cam.exid)) === 'recording');
+      r.close();
+      await waitFor('offline', async () => (await statusOf(cam.exid)) === 'offline');
+      expect((await links()).json().data.find((l: { id: string }) => l.id === link.id).status).toBe('disconnected');
+      const shot = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${cam.exid}/live/snapshot`, headers: owner.auth });
+      expect(shot.statusCode).toBe(503);
+
+      const { r: bad } = await linkedRecorder();
+      bad.send({ type: 'frame', seq: 0 } as never);
+      await waitFor('protocol error', () => bad.closeCode !== null);
+      expect(bad.closeCode).toBe(CloseCode.PROTOCOL_ERROR);
     });
 
     it('closes a revoked credential with REVOKED, and a second connection replaces the first', async () => {
