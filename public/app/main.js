@@ -11,6 +11,7 @@ import { ProjectCameras } from './screens/project-cameras.js';
 import { MediaHub } from './screens/media-hub.js';
 import { Comments } from './screens/comments.js';
 import { Members } from './screens/members.js';
+import { SiteRecorders } from './screens/site-recorders.js';
 import { CameraLive } from './screens/camera-live.js';
 import { Recordings } from './screens/recordings.js';
 import { Anpr } from './screens/anpr.js';
@@ -25,6 +26,7 @@ const ROUTES = [
   ['/projects/:project/media', MediaHub],
   ['/projects/:project/comments', Comments],
   ['/projects/:project/members', Members],
+  ['/projects/:project/recorders', SiteRecorders],
   ['/cameras/:camera', CameraLive],
   ['/cameras/:camera/recordings', Recordings],
   ['/cameras/:camera/anpr', Anpr],

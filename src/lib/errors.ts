@@ -20,9 +20,15 @@ const ERROR_STATUS = {
   IP_NOT_ALLOWED: 403,
   /** A platform admin disabled this account (said only after a correct password). */
   ACCOUNT_DISABLED: 403,
+  /** A site recorder's link credential (`orl_…`) opens only the link's connection (docs/site-link.md). */
+  LINK_CREDENTIAL_NOT_ACCEPTED: 403,
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   CONFLICT: 409,
+  /** A site link's pairing code that is wrong, used already, or whose link was revoked. */
+  PAIRING_CODE_INVALID: 400,
+  /** A site link's pairing code past its expiry: create the link again. */
+  PAIRING_CODE_EXPIRED: 400,
   /** Weather: the project has no known location (none of its cameras has one). */
   LOCATION_UNKNOWN: 409,
   API_KEY_EXPIRED: 409,

@@ -35,6 +35,7 @@ import { connectorsFeature } from './connectors/connectors-plugin.js';
 import { webhooksFeature } from './webhooks/webhooks-plugin.js';
 import { mqttFeature } from './mqtt/mqtt-plugin.js';
 import { mailFeature } from './mail/mail-plugin.js';
+import { recorderLinksFeature } from './recorder-links/recorder-links-plugin.js';
 import { accessFeature } from './access-layer/access-plugin.js';
 import { explainerFeature } from './access-layer/explainer-plugin.js';
 import { registerOpenApi } from './openapi/plugin.js';
@@ -74,6 +75,7 @@ import { videoWallRoutes } from './video-walls/routes.js';
 import { commentRoutes } from './comments/routes.js';
 import { mediaHubRoutes } from './media-hub/routes.js';
 import { webhookRoutes } from './webhooks/routes.js';
+import { recorderLinkRoutes } from './recorder-links/routes.js';
 
 export interface PlatformAppOptions {
   config: PlatformConfig;
@@ -111,6 +113,7 @@ export const FEATURES = [
   webhooksFeature,
   mqttFeature,
   mailFeature,
+  recorderLinksFeature,
 ];
 
 /** The routes, in the order of the OpenAPI document. */
@@ -151,6 +154,7 @@ export const ROUTES = [
   commentRoutes,
   mediaHubRoutes,
   webhookRoutes,
+  recorderLinkRoutes,
 ];
 
 export async function buildPlatformApp(opts: PlatformAppOptions): Promise<FastifyInstance> {

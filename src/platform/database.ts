@@ -18,6 +18,7 @@ import { oauthTables, type OauthTables } from './oauth/oauth-tables.js';
 import { outboxTables, type OutboxTables } from './outbox/outbox-tables.js';
 import { progressPhotosTables, type ProgressPhotosTables } from './progress-photos/progress-photos-tables.js';
 import { projectsTables, type ProjectsTables } from './projects/projects-tables.js';
+import { recorderLinksTables, type RecorderLinksTables } from './recorder-links/recorder-links-tables.js';
 import { recordingsTables, type RecordingsTables } from './recordings/recordings-tables.js';
 import { secretsTables, type SecretsTables } from './secrets/secrets-tables.js';
 import { usersTables, type UsersTables } from './users/users-tables.js';
@@ -51,6 +52,7 @@ export const platformTables = {
   ...outboxTables,
   ...webhooksTables,
   ...mailTables,
+  ...recorderLinksTables,
 };
 
 export interface PlatformDatabase
@@ -77,6 +79,7 @@ export interface PlatformDatabase
     WorkTables,
     OutboxTables,
     WebhooksTables,
-    MailTables {}
+    MailTables,
+    RecorderLinksTables {}
 
 export type PlatformDb = Db<PlatformDatabase>;

@@ -29,6 +29,7 @@ export const TABLE_OWNERS: Readonly<Record<string, readonly string[]>> = {
   outbox: ['outbox_*'],
   webhooks: ['webhooks', 'webhook_attempts'],
   mail: ['password_resets', 'mail_preferences', 'progress_photo_sends'],
+  'recorder-links': ['recorder_links', 'recorder_link_devices', 'recorder_events'],
 };
 
 /** The feature that owns a table, or undefined when no feature claims it. */

@@ -6,6 +6,7 @@ export const projectTabs = (project, current) => [
   { href: href('projects', project, 'media'), label: 'Media hub', current: current === 'media' },
   { href: href('projects', project, 'comments'), label: 'Comments', current: current === 'comments' },
   { href: href('projects', project, 'members'), label: 'Members', current: current === 'members' },
+  { href: href('projects', project, 'recorders'), label: 'Site recorders', current: current === 'recorders' },
 ];
 
 export const cameraTabs = (camera, current) => [

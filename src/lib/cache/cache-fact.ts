@@ -28,7 +28,12 @@ export type CacheFactKind =
   /** One recorder access token. Id: token id. */
   | 'recorder-token'
   /** Every access token of a recorder user (new password or role, user deleted). Id: recorder user id. */
-  | 'recorder-user';
+  | 'recorder-user'
+  /**
+   * A site link: revoked, taken over by another connection, or its cameras' recording settings changed.
+   * The node holding its connection checks it again (docs/site-link.md). Id: link id.
+   */
+  | 'recorder-link';
 
 export interface CacheFact {
   kind: CacheFactKind;

@@ -14,12 +14,12 @@ declare module '../plugins/feature.js' {
 
 export const accessFeature = defineFeature({
   name: 'access-layer',
-  needs: ['keys', 'sessions', 'directory', 'audit', 'mediaTokens', 'ingestionTokens'],
+  needs: ['keys', 'sessions', 'directory', 'audit', 'mediaTokens', 'ingestionTokens', 'recorderLinks', 'nodeRelay'],
   offers: ['registeredRoutes'],
-  build: async ({ keys, sessions, directory, audit, mediaTokens, ingestionTokens }, app) => {
+  build: async ({ keys, sessions, directory, audit, mediaTokens, ingestionTokens, recorderLinks, nodeRelay }, app) => {
     const registeredRoutes: RegisteredRoute[] = [];
     // One verifier per purpose-bound token kind, from the feature that issues the tokens.
-    const tokenVerifiers = { media: mediaTokens.verifier(), ingestion: ingestionTokens.verifier };
+    const tokenVerifiers = { media: mediaTokens.verifier(), ingestion: ingestionTokens.verifier, link: recorderLinks.verifier, node: nodeRelay.verifier };
     await app.register(accessLayer({ keys, sessions, directory, audit, tokenVerifiers }, registeredRoutes));
     return { registeredRoutes };
   },

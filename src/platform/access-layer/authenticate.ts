@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
 import { looksLikeApiKey } from '../../lib/auth/api-key-format.js';
 import { bearerToken } from '../../lib/auth/bearer.js';
+import { CREDENTIAL_PREFIX } from '../../lib/site-link/protocol.js';
 import { ANONYMOUS, type Principal } from '../access/index.js';
 import type { ActiveKey, KeyStore } from '../api-keys/index.js';
 import type { LiveSession, SessionStore } from '../auth/index.js';
@@ -24,6 +25,18 @@ function authorizationHeaders(req: FastifyRequest): number {
   let n = 0;
   for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 13 && raw[i]!.toLowerCase() === 'authorization') n++;
   return n;
+}
+
+/**
+ * A site recorder's link credential opens its connection only: sent anywhere else it is refused as such,
+ * valid, revoked or made up alike, without looking it up (docs/site-link.md).
+ */
+export function refuseLinkCredential(req: FastifyRequest): void {
+  const authorization = header(req, 'authorization');
+  const token = authorization === undefined ? undefined : bearerToken(authorization);
+  if (token?.startsWith(CREDENTIAL_PREFIX)) {
+    throw new ApiError('LINK_CREDENTIAL_NOT_ACCEPTED', 'A site link credential is accepted only by the recorder link connection');
+  }
 }
 
 /** The credential a request carries, once its headers are found well formed. */
@@ -48,6 +61,7 @@ function credentialOf(req: FastifyRequest): Credential {
   if (authorization !== undefined) {
     const token = bearerToken(authorization);
     if (token === undefined) throw unauthorized('Authorization must be "Bearer <JWT>"', `${BEARER}, error="invalid_request"`);
+    refuseLinkCredential(req);
     if (looksLikeApiKey(token)) {
       throw unauthorized('API keys are accepted only in the x-access-key header', `${APIKEY}, error="invalid_request"`);
     }

@@ -7,7 +7,7 @@ import fp from 'fastify-plugin';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler, preValidationAsyncHookHandler, RouteOptions } from 'fastify';
 import { addToRequestLog } from '../../lib/logger.js';
 import { ApiError } from '../../lib/errors.js';
-import { authenticate } from './authenticate.js';
+import { authenticate, refuseLinkCredential } from './authenticate.js';
 import type { KeyStore } from '../api-keys/index.js';
 import type { SessionStore } from '../auth/index.js';
 import {
@@ -153,6 +153,7 @@ function requestCheck(policy: Exclude<AccessPolicy, { access: 'public' }>, url: 
       // The route's own token first; a key sent here is still identified, so a valid one learns
       // that the endpoint is closed to keys (403) and a bad one gets 401, as everywhere else.
       req.tokenGrant = verify ? await verify(req) : null;
+      if (!req.tokenGrant && policy.token !== 'link') refuseLinkCredential(req);
       if (!req.tokenGrant && req.headers['x-access-key'] !== undefined) req.principal = await authenticate(req, deps.keys, deps.sessions, reply);
       return enforce(req, url, decide({ principal: req.principal, policy, token: req.tokenGrant }), deps.audit);
     };
@@ -165,7 +166,7 @@ function requestCheck(policy: Exclude<AccessPolicy, { access: 'public' }>, url: 
     try {
       req.principal = await authenticate(req, deps.keys, deps.sessions, reply);
     } catch (err) {
-      if (!anonymousWelcome) throw err;
+      if (!anonymousWelcome || (err instanceof ApiError && err.code === 'LINK_CREDENTIAL_NOT_ACCEPTED')) throw err;
     }
     const decision = decide({ principal: req.principal, policy });
     if (decision.outcome !== 'need-project') return enforce(req, url, decision, deps.audit);

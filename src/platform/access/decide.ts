@@ -26,11 +26,12 @@ export interface DecisionInput {
   token?: TokenGrant | null;
 }
 
-/** A media or ingestion token that its verifier accepted: it speaks for one camera only. */
+/** A purpose-bound token that its verifier accepted: a media or ingestion token speaks for one camera only. */
 export interface TokenGrant {
   kind: TokenKind;
-  cameraExid: string;
-  /** Whom it was issued to (a user id for media tokens), for logs. */
+  /** The camera a media or ingestion token is bound to; null for a link credential. */
+  cameraExid: string | null;
+  /** Whom it was issued to (a user id for media tokens, the link's id for a link credential), for logs. */
   subject: string | null;
 }
 
@@ -55,7 +56,13 @@ export function insufficientScopeHeader(scopes: readonly Scope[]): string {
 const UNAUTHENTICATED_CHALLENGE = 'Bearer realm="overlook", ApiKey realm="overlook", header="x-access-key"';
 
 export const tokenChallenge = (kind: TokenKind) =>
-  kind === 'media' ? 'Token realm="overlook", param="token", error="invalid_token"' : 'Bearer realm="overlook-ingestion", error="invalid_token"';
+  kind === 'media'
+    ? 'Token realm="overlook", param="token", error="invalid_token"'
+    : kind === 'link'
+      ? 'Bearer realm="overlook-site-link", error="invalid_token"'
+      : kind === 'node'
+        ? 'Relay realm="overlook-nodes", error="invalid_token"'
+        : 'Bearer realm="overlook-ingestion", error="invalid_token"';
 
 export function decide(input: DecisionInput): Decision {
   const { principal, policy } = input;
@@ -63,7 +70,12 @@ export function decide(input: DecisionInput): Decision {
 
   if (policy.access === 'token') {
     if (principal.kind === 'key') return refuse('ENDPOINT_CLOSED_TO_KEYS', 'This endpoint does not accept API keys', { required: [] });
-    if (input.token?.kind === policy.token) return { outcome: 'allow', reason: `${policy.token} token for camera ${input.token.cameraExid}` };
+    if (input.token?.kind === policy.token) {
+      return {
+        outcome: 'allow',
+        reason: input.token.cameraExid ? `${policy.token} token for camera ${input.token.cameraExid}` : `${policy.token} credential ${input.token.subject}`,
+      };
+    }
     return refuse('UNAUTHORIZED', `This endpoint needs a valid ${policy.token} token for this camera`, {
       headers: { 'www-authenticate': tokenChallenge(policy.token) },
     });

@@ -66,11 +66,13 @@ interface PersonRule {
 }
 
 /**
- * Credentials of one purpose, bound to one camera, that stand in for people and keys on a few routes:
- * `media` (a short-lived signed token in `?token=` on HLS playlists and segments, for players that
- * cannot send headers) and `ingestion` (a camera's or recorder's token for pushing events).
+ * Credentials of one purpose that stand in for people and keys on a few routes: `media` (a short-lived
+ * signed token in `?token=` on HLS playlists and segments, for players that cannot send headers),
+ * `ingestion` (a camera's or recorder's token for pushing events), both bound to one camera, `link`
+ * (a linked site recorder's credential, `orl_…`, for its one connection) and `node` (a request one node
+ * of the platform signed for another, relaying a linked camera's live view; docs/site-link.md).
  */
-const TOKEN_KINDS = ['media', 'ingestion'] as const;
+const TOKEN_KINDS = ['media', 'ingestion', 'link', 'node'] as const;
 export type TokenKind = (typeof TOKEN_KINDS)[number];
 
 export type AccessPolicy =

@@ -123,8 +123,16 @@ export class AnprService {
     return this.deps.cameras;
   }
 
-  async ingest(cameraExid: string, tokenId: string | null, input: IngestInput): Promise<AnprEventRecord> {
+  /**
+   * Stores one plate read. With `id` (a caller's own stable id for the read, e.g. the site link's), the
+   * read is stored once: sent again, the stored event is answered and nothing is written.
+   */
+  async ingest(cameraExid: string, tokenId: string | null, input: IngestInput, opts: { id?: string } = {}): Promise<AnprEventRecord> {
     const camera = await this.cameras.row(cameraExid);
+    if (opts.id) {
+      const stored = await repo.eventById(this.db, camera.id, opts.id);
+      if (stored) return toEventRecord(stored, camera.exid);
+    }
     const now = Date.now();
     const raw = one(input.plate_number, input.plate, ['plate_number', 'plate']);
     if (raw === undefined) throw validation('plate_number', 'is required');
@@ -140,7 +148,7 @@ export class AnprService {
       throw new ApiError('PAYLOAD_TOO_LARGE', `metadata: at most ${this.config.anprMetadataMaxBytes} bytes of JSON (OVERLOOK_ANPR_METADATA_MAX_BYTES)`);
     }
 
-    const id = newId();
+    const id = opts.id ?? newId();
     const jpeg = input.plate_image === undefined ? null : await decodePlateImage(input.plate_image, this.config.anprImageMaxBytes);
     const key = jpeg ? imageKey(camera.id, id) : null;
     const row = {
@@ -178,6 +186,9 @@ export class AnprService {
         if (label !== undefined) await this.deps.outbox.record(tx, { type: 'anpr.watchlist_match', ...where, data: { ...data, watchlist_label: label } });
       });
     } catch (err) {
+      // The same read stored meanwhile by a concurrent send: that one stands, with its image (the same key).
+      const stored = opts.id ? await repo.eventById(this.db, camera.id, opts.id) : undefined;
+      if (stored) return toEventRecord(stored, camera.exid);
       if (key) await this.storage.delete([key]).catch(() => {});
       throw err;
     }

@@ -4,7 +4,7 @@
 // stream, so the next viewer gets the new address. Changes are audit events on the camera.
 import { Type, type Static } from 'typebox';
 import type { PlatformDb } from '../database.js';
-import { validation } from '../../lib/errors.js';
+import { ApiError, validation } from '../../lib/errors.js';
 import { Nullable, StringEnum } from '../../lib/http/schemas.js';
 import { toBool } from '../../lib/db/index.js';
 import {
@@ -38,7 +38,7 @@ export const CameraSettings = Type.Object(
   {
     exid: Type.String(),
     name: Type.String(),
-    kind: StringEnum(['simulated', 'ip']),
+    kind: StringEnum(['simulated', 'ip', 'linked']),
     timezone: Type.String(),
     location: Nullable(Type.Object({ lat: Type.Number(), lng: Type.Number() })),
     heading: Nullable(Type.Number({ description: 'Degrees from north the camera looks at' })),
@@ -89,7 +89,7 @@ export class CameraSettingsService {
     return {
       exid: row.exid,
       name: row.name,
-      kind: row.kind === 'simulated' ? 'simulated' : 'ip',
+      kind: row.kind,
       timezone: row.timezone,
       location: row.lat !== null && row.lng !== null ? { lat: row.lat, lng: row.lng } : null,
       heading: full?.heading ?? null,
@@ -97,7 +97,7 @@ export class CameraSettingsService {
       is_public: toBool(row.is_public),
       project_exid: row.project_exid,
       connection:
-        row.kind === 'simulated'
+        row.kind !== 'ip'
           ? null
           : {
               snapshot_url: c.snapshot_url ?? null,
@@ -192,6 +192,8 @@ export class CameraSettingsService {
   /** Replaces the connection; a simulated camera becomes a real IP camera. The live stream restarts on next view. */
   async setConnection(actor: SettingsActor, exid: string, input: ConnectionInput): Promise<CameraSettings> {
     const row = await this.cameras.row(exid);
+    if (row.kind === 'linked')
+      throw new ApiError('CONFLICT', 'A linked camera is reached through its site recorder and has no connection of its own (docs/site-link.md)');
     const details = await this.resolveConnection(exid, input);
     await this.teardown.stop(exid);
     this.caches.forget([{ kind: 'camera-stream', id: exid }]);

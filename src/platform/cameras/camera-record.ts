@@ -9,7 +9,7 @@ export const CameraRecord = Type.Object(
   {
     exid: Type.String(),
     name: Type.String(),
-    kind: StringEnum(['simulated', 'ip']),
+    kind: StringEnum(['simulated', 'ip', 'linked'], { description: '`linked`: a device of a linked site recorder (docs/site-link.md)' }),
     status: Type.String(),
     timezone: Type.String(),
     location: Nullable(Type.Object({ lat: Type.Number(), lng: Type.Number() })),
@@ -33,7 +33,7 @@ export function toCameraRecord(r: CameraRow): CameraRecord {
   return {
     exid: r.exid,
     name: r.name,
-    kind: r.kind === 'simulated' ? 'simulated' : 'ip',
+    kind: r.kind,
     status: r.status,
     timezone: r.timezone,
     location: r.lat !== null && r.lng !== null ? { lat: r.lat, lng: r.lng } : null,

@@ -22,6 +22,8 @@ export interface NewCamera {
   name: string;
   project: { id: string; exid: string };
   simulated?: boolean;
+  /** A device of a linked site recorder: no connection of its own (docs/site-link.md). */
+  linked?: boolean;
   timezone?: string;
   location?: { lat: number; lng: number };
   is_public?: boolean;
@@ -108,7 +110,7 @@ export class CamerasService {
     const timezone = input.timezone ?? project.timezone;
     if (!isTimeZone(timezone)) throw validation('timezone', `unknown time zone ${timezone}`);
     let connection: ConnectionDetails = {};
-    if (!input.simulated) {
+    if (!input.simulated && !input.linked) {
       connection = await checkConnection(input.connection ?? {}, this.connections.guard);
     }
     let exid = makeExid(name);
@@ -119,7 +121,7 @@ export class CamerasService {
       exid,
       project_id: input.project.id,
       name,
-      kind: input.simulated ? 'simulated' : 'ip',
+      kind: input.linked ? 'linked' : input.simulated ? 'simulated' : 'ip',
       status: 'waiting',
       timezone,
       lat: input.location?.lat ?? null,
@@ -169,6 +171,17 @@ export class CamerasService {
     const cached = this.health.get(exid);
     if (cached && Date.now() - Date.parse(cached.checked_at) < HEALTH_TTL_MS) return cached;
     const row = await this.row(exid);
+    // A linked camera is reached only through its recorder's link, which keeps its status.
+    if (row.kind === 'linked') {
+      const up = row.status === 'online' || row.status === 'recording';
+      return {
+        status: up ? 'online' : 'offline',
+        checked_at: row.last_checked_at ?? row.created_at,
+        latency_ms: 0,
+        reason: up ? null : 'the device or its site link is down',
+        battery: null,
+      };
+    }
     const result = await this.connections.connect(row).check();
     const set: { status: CamerasTable['status']; last_checked_at: string; updated_at: string; last_online_at?: string } = {
       status: result.status,
@@ -192,6 +205,29 @@ export class CamerasService {
     this.caches.forget(cameraFacts(exid));
     this.health.set(exid, result);
     return result;
+  }
+
+  /** Sets a linked camera's status as its device and link report it; the status it had, or null when unchanged. */
+  async setLinkedStatus(exid: string, status: 'online' | 'offline' | 'recording', at = new Date().toISOString()): Promise<CamerasTable['status'] | null> {
+    const row = await repo.cameraByExid(this.db, exid);
+    if (row?.kind !== 'linked' || row.status === status) return null;
+    const set: { status: CamerasTable['status']; last_checked_at: string; updated_at: string; last_online_at?: string } = {
+      status,
+      last_checked_at: at,
+      updated_at: at,
+    };
+    if (status !== 'offline') set.last_online_at = at;
+    await repo.updateCamera(this.db, row.id, set);
+    this.caches.forget(cameraFacts(exid));
+    return row.status;
+  }
+
+  /** Renames a linked camera after its device (a camera of any other kind is renamed in its settings). */
+  async renameLinked(exid: string, name: string): Promise<void> {
+    const row = await repo.cameraByExid(this.db, exid);
+    if (row?.kind !== 'linked' || row.name === name) return;
+    await repo.updateCamera(this.db, row.id, { name, updated_at: new Date().toISOString() });
+    this.caches.forget(cameraAndProjectFacts(exid, row));
   }
 
   async lastPublicNote(exid: string) {

@@ -6,9 +6,13 @@ const cameras = table({
   exid: text(),
   project_id: text(),
   name: text(),
-  kind: oneOf(['simulated', 'ip']),
-  /** waiting until the first health check, then what the last check found. */
-  status: oneOf(['waiting', 'online', 'offline']),
+  /** `linked`: a device of a linked site recorder (docs/site-link.md); it has no connection of its own. */
+  kind: oneOf(['simulated', 'ip', 'linked']),
+  /**
+   * waiting until the first health check, then what the last check found; a linked camera's follows its
+   * device and link (`recording` when the recorder records it).
+   */
+  status: oneOf(['waiting', 'online', 'offline', 'recording']),
   timezone: text(),
   lat: nullable(real()),
   lng: nullable(real()),

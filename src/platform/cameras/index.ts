@@ -10,6 +10,7 @@ export {
   cameraPositionsOf,
   cameraRefByExid,
   cameraRefsByIds,
+  cameraRefsOf,
   cameraSettingsExtras,
   cameraSummariesOf,
   camerasOfProject,

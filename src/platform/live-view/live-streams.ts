@@ -12,7 +12,8 @@ import { HlsStream, type StreamSpec } from './hls-stream.js';
 export interface StreamStatus {
   running: boolean;
   viewers: number;
-  mode: StreamSpec['mode'] | null;
+  /** `linked`: relayed from a linked site recorder (docs/site-link.md). */
+  mode: StreamSpec['mode'] | 'linked' | null;
 }
 
 /** How many ffmpeg streams a node runs at most, and how many of them one person may have started. */

@@ -31,7 +31,7 @@ export interface StreamingDetails {
   hls_url: string;
   rtsp_url: string | null;
   rtmp_url: string | null;
-  source: 'simulated' | 'rtsp' | null;
+  source: 'simulated' | 'rtsp' | 'linked' | null;
   codec: string | null;
   profile: string | null;
   width: number | null;
@@ -47,6 +47,19 @@ export type LiveAnswer<T> = { here: T } | { node: string };
 
 /** The lease on a camera's live stream: one ffmpeg per camera across the nodes (docs/deploy.md). */
 export const liveLease = (exid: string) => `live:${exid}`;
+
+/**
+ * Live view of `linked` cameras, answered through their site recorder's link (docs/site-link.md, Live
+ * view); the recorder-links feature provides it. The playlist is the recorder's, with bare segment names.
+ */
+export interface LinkedLive {
+  snapshot(row: CameraRow): Promise<LiveSnapshot>;
+  playlist(row: CameraRow, viewerId: string): Promise<string>;
+  segment(row: CameraRow, name: string, viewerId: string): Promise<Buffer>;
+  /** Whether a name can be one of the recorder's segments. */
+  isSegmentName(name: string): boolean;
+  status(exid: string): StreamStatus;
+}
 
 export interface HlsEntry {
   playlist: string;
@@ -101,6 +114,8 @@ const probeFailure = (err: unknown): ApiError => {
 };
 
 export class LiveViewService {
+  private linkedLive: LinkedLive | null = null;
+
   constructor(
     private readonly config: PlatformConfig,
     private readonly cameras: CamerasService,
@@ -118,6 +133,16 @@ export class LiveViewService {
     });
   }
 
+  /** Answers the live view of linked cameras (set once by the recorder-links feature). */
+  useLinked(source: LinkedLive): void {
+    this.linkedLive = source;
+  }
+
+  private linked(): LinkedLive {
+    if (!this.linkedLive) throw new ApiError('SERVICE_UNAVAILABLE', 'Live view of linked cameras is not available on this node');
+    return this.linkedLive;
+  }
+
   /** Stops the camera's live stream: its connection changed or it is being deleted. */
   async stopStream(exid: string): Promise<void> {
     await this.streams.stop(exid);
@@ -128,6 +153,7 @@ export class LiveViewService {
   /** A frame from the camera now: its snapshot URL (or the simulated camera), else a frame of its RTSP stream. */
   async snapshot(exid: string): Promise<LiveSnapshot> {
     const row = await this.cameras.row(exid);
+    if (row.kind === 'linked') return this.linked().snapshot(row);
     const conn = details(row);
     if (row.kind !== 'simulated' && !conn.snapshot_url) {
       if (!conn.rtsp_url) throw new ApiError('NOT_FOUND', 'This camera has no snapshot URL or RTSP URL configured');
@@ -212,6 +238,7 @@ export class LiveViewService {
   /** What the master playlist can announce without asking the camera: what is known already. */
   private variantInfo(row: CameraRow): { width: number | null; height: number | null; profile: string | null } {
     if (row.kind === 'simulated') return SIMULATED_STREAM;
+    if (row.kind === 'linked') return { width: null, height: null, profile: null };
     const conn = details(row);
     const info = conn.rtsp_url ? this.probe.cached(source(row, conn).key) : null;
     if (!info) return { width: null, height: null, profile: null };
@@ -223,7 +250,7 @@ export class LiveViewService {
   async master(exid: string, principal: Principal): Promise<HlsEntry> {
     if (principal.kind === 'anonymous') throw new ApiError('UNAUTHORIZED', 'A credential is required');
     const row = await this.cameras.row(exid);
-    if (row.kind !== 'simulated' && !details(row).rtsp_url) throw new ApiError('NOT_FOUND', 'This camera has no live stream: no RTSP URL is configured');
+    if (row.kind === 'ip' && !details(row).rtsp_url) throw new ApiError('NOT_FOUND', 'This camera has no live stream: no RTSP URL is configured');
     const { token, expiresAt } = await this.tokens.issue(
       { cameraExid: exid, subject: subjectOf(principal), userId: principal.userId, viewerId: this.tokens.newViewer() },
       this.config.mediaTokenSeconds,
@@ -268,6 +295,11 @@ export class LiveViewService {
         headers: { 'www-authenticate': tokenChallenge('media') },
       });
     }
+    const seconds = Math.min(SEGMENT_TOKEN_SECONDS, this.config.mediaTokenSeconds);
+    if (row.kind === 'linked') {
+      const text = await this.linked().playlist(row, viewer.viewerId);
+      return { here: withTokens(text, (await this.tokens.issue(viewer, seconds)).token) };
+    }
     const node = await this.runner(exid, forwarded);
     if (node) return { node };
     let stream: Awaited<ReturnType<LiveStreams['open']>>;
@@ -284,7 +316,6 @@ export class LiveViewService {
     } catch {
       throw new ApiError('SERVICE_UNAVAILABLE', 'The live stream is restarting; try again');
     }
-    const seconds = Math.min(SEGMENT_TOKEN_SECONDS, this.config.mediaTokenSeconds);
     const { token } = await this.tokens.issue(viewer, seconds);
     return { here: withTokens(text, token) };
   }
@@ -294,6 +325,11 @@ export class LiveViewService {
    * it has rolled off.
    */
   async segment(exid: string, name: string, viewer: MediaClaims, forwarded = false): Promise<LiveAnswer<Buffer>> {
+    const row = await this.cameras.row(exid);
+    if (row.kind === 'linked') {
+      if (!this.linked().isSegmentName(name)) throw new ApiError('NOT_FOUND', 'No such segment');
+      return { here: await this.linked().segment(row, name, viewer.viewerId) };
+    }
     if (!SEGMENT_NAME.test(name)) throw new ApiError('NOT_FOUND', 'No such segment');
     const stream = this.streams.get(exid);
     if (!stream) {
@@ -316,10 +352,13 @@ export class LiveViewService {
     const conn = details(row);
     const base: Omit<StreamingDetails, 'codec' | 'profile' | 'width' | 'height' | 'fps' | 'source_error' | 'source'> = {
       hls_url: `${this.config.publicUrl}${this.hlsPath(exid)}`,
-      rtsp_url: row.kind === 'simulated' || !conn.rtsp_url ? null : withoutCredentials(conn.rtsp_url),
+      rtsp_url: row.kind !== 'ip' || !conn.rtsp_url ? null : withoutCredentials(conn.rtsp_url),
       rtmp_url: typeof conn.rtmp_url === 'string' ? conn.rtmp_url : null,
-      hls: this.streams.status(exid),
+      hls: row.kind === 'linked' ? this.linked().status(exid) : this.streams.status(exid),
     };
+    if (row.kind === 'linked') {
+      return { ...base, source: 'linked', codec: null, profile: null, width: null, height: null, fps: null, source_error: null };
+    }
     if (row.kind === 'simulated') {
       const { codec, profile, width, height, fps } = SIMULATED_STREAM;
       return { ...base, source: 'simulated', codec, profile, width, height, fps, source_error: null };

@@ -25,7 +25,7 @@ const Streaming = Type.Object({
   hls_url: Type.String(),
   rtsp_url: Nullable(Type.String({ description: 'Without credentials' })),
   rtmp_url: Nullable(Type.String()),
-  source: Type.Union([StringEnum(['simulated', 'rtsp']), Type.Null()]),
+  source: Type.Union([StringEnum(['simulated', 'rtsp', 'linked']), Type.Null()]),
   codec: Nullable(Type.String()),
   profile: Nullable(Type.String()),
   width: Nullable(Type.Integer()),
@@ -35,7 +35,7 @@ const Streaming = Type.Object({
   hls: Type.Object({
     running: Type.Boolean(),
     viewers: Type.Integer({ description: 'Viewers who fetched the playlist or a segment within the idle timeout' }),
-    mode: Type.Union([StringEnum(['copy', 'encode', 'simulated']), Type.Null()]),
+    mode: Type.Union([StringEnum(['copy', 'encode', 'simulated', 'linked']), Type.Null()]),
   }),
 });
 const upstream = () => errorResponses(502, 503, 504);

@@ -14,7 +14,7 @@ const needsNoCredential = (policy: AccessPolicy) => policy.access === 'public' |
 function securityOf(policy: AccessPolicy): Record<string, string[]>[] {
   if (needsNoCredential(policy)) return [];
   if (policy.access === 'people') return [{ bearerAuth: [] }];
-  if (policy.access === 'token') return [policy.token === 'media' ? { mediaToken: [] } : { ingestionToken: [] }];
+  if (policy.access === 'token') return [{ [`${policy.token}Token`]: [] }];
   return [{ bearerAuth: [] }, { apiKey: [] }];
 }
 

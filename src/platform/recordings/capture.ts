@@ -75,6 +75,26 @@ export class SnapshotWriter {
     }
   }
 
+  /**
+   * Stores a frame taken elsewhere (a linked recorder's) at its own time, once per camera and millisecond:
+   * a frame sent again is found stored and not written twice. Resolves once the row is committed.
+   */
+  async storeOnce(cameraId: string, jpeg: Buffer, takenAt: Date, source: SnapshotSource): Promise<'stored' | 'duplicate'> {
+    if (jpeg.length < 4 || jpeg.readUInt16BE(0) !== JPEG_SOI) throw new ApiError('VALIDATION_ERROR', 'frame: not a JPEG image');
+    if (await this.index.has(cameraId, takenAt)) return 'duplicate';
+    const objectKey = snapshotKey(cameraId, takenAt);
+    await this.storage.put(objectKey, jpeg, 'image/jpeg');
+    try {
+      await this.index.add({ cameraId, takenAt, objectKey, size: jpeg.length, source, note: null, createdBy: null });
+      return 'stored';
+    } catch (err) {
+      // Stored meanwhile by a concurrent send of the same frame: its row names these same bytes.
+      if (err instanceof ApiError && err.code === 'CONFLICT') return 'duplicate';
+      await this.storage.delete([objectKey]).catch(() => {});
+      throw err;
+    }
+  }
+
   /** When the camera's latest stored frame was taken (ms since the epoch), whoever stored it; null when none. */
   async lastTakenAt(cameraId: string): Promise<number | null> {
     const last = await this.index.latest(cameraId);

@@ -25,10 +25,13 @@ export async function recordingCameras(db: PlatformDb): Promise<RecordingCameraR
   const settings = await db.kysely.selectFrom('camera_recording_settings').select(['camera_id', 'frequency', 'schedule']).where('status', '=', 'on').execute();
   const byCamera = new Map(settings.map((s) => [s.camera_id, s]));
   const cameras = await connectionsOf(db, [...byCamera.keys()]);
-  return cameras.map((c) => {
-    const s = byCamera.get(c.id)!;
-    return { ...c, frequency: s.frequency, schedule: s.schedule };
-  });
+  // A linked camera has no URL: its recorder sends its frames over the link (docs/site-link.md).
+  return cameras
+    .filter((c) => c.kind !== 'linked')
+    .map((c) => {
+      const s = byCamera.get(c.id)!;
+      return { ...c, frequency: s.frequency, schedule: s.schedule };
+    });
 }
 
 /** Cameras with a limited storage duration (in days), whatever their recording status. */

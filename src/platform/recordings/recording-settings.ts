@@ -57,12 +57,25 @@ export const RecordingSettingsUpdate = Type.Object(
 export type RecordingSettingsUpdate = Static<typeof RecordingSettingsUpdate>;
 
 export class RecordingSettingsService {
+  private readonly listeners = new Set<(cameraId: string) => void>();
+  /** Called after settings change, with the camera's id: the recorder loop reloads, listeners hear it. */
+  readonly onChange: (cameraId: string) => void;
+
   constructor(
     private readonly db: PlatformDb,
     private readonly cameras: CamerasService,
-    /** Called after settings change, with the camera's id (the recorder loop reloads). */
-    readonly onChange: (cameraId: string) => void = () => {},
-  ) {}
+    changed: (cameraId: string) => void = () => {},
+  ) {
+    this.onChange = (cameraId) => {
+      changed(cameraId);
+      for (const listener of this.listeners) listener(cameraId);
+    };
+  }
+
+  /** Hears every change of a camera's settings (the site link sends linked cameras' schedules). */
+  onChanged(listener: (cameraId: string) => void): void {
+    this.listeners.add(listener);
+  }
 
   async get(cameraExid: string): Promise<RecordingSettings> {
     const camera = await this.cameras.row(cameraExid);

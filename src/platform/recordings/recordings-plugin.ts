@@ -16,6 +16,8 @@ declare module '../plugins/feature.js' {
     snapshotIndex: SnapshotIndex;
     /** Frames by time, local days/hours, JPEGs, thumbnails. */
     snapshotReader: SnapshotReader;
+    /** Stores JPEGs into the object store and the index (the recorder loop, capture now, the site link). */
+    snapshotWriter: SnapshotWriter;
     recordingSettings: RecordingSettingsService;
     manualCapture: ManualCapture;
     /** The cloud recorder. */
@@ -26,7 +28,7 @@ declare module '../plugins/feature.js' {
 export const recordingsFeature = defineFeature({
   name: 'recordings',
   needs: ['config', 'db', 'storage', 'cameras', 'connections', 'deletionHooks', 'caches', 'workLeases'],
-  offers: ['snapshotIndex', 'snapshotReader', 'recordingSettings', 'manualCapture', 'recorder'],
+  offers: ['snapshotIndex', 'snapshotReader', 'snapshotWriter', 'recordingSettings', 'manualCapture', 'recorder'],
   build: ({ config, db, storage, cameras, connections, deletionHooks, caches, workLeases }, app) => {
     const snapshotIndex = new SnapshotIndex(db, caches);
     const writer = new SnapshotWriter(storage, snapshotIndex);
@@ -54,6 +56,7 @@ export const recordingsFeature = defineFeature({
     app.addHook('onClose', async () => recorder.stop());
     return {
       snapshotIndex,
+      snapshotWriter: writer,
       snapshotReader: new SnapshotReader({ cameras, snapshotIndex, storage }, caches),
       recordingSettings: new RecordingSettingsService(db, cameras, () => recorder.invalidate()),
       manualCapture: new ManualCapture(cameras, connections, writer, config.publicUrl),

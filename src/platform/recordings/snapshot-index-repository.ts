@@ -129,6 +129,17 @@ export class SnapshotIndex {
     });
   }
 
+  /** Whether a frame of the camera is stored at exactly this millisecond (never cached: it decides a write). */
+  async has(cameraId: string, takenAt: Date): Promise<boolean> {
+    const row = await this.k
+      .selectFrom('snapshots')
+      .select('taken_at')
+      .where('camera_id', '=', cameraId)
+      .where('taken_at', '=', checkedIso(takenAt))
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   async latest(cameraId: string): Promise<SnapshotEntry | null> {
     return this.edge(cameraId, 'desc');
   }

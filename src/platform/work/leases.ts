@@ -53,6 +53,11 @@ export class WorkLeases {
     this.renewMs = Math.max(10, Math.floor(this.leaseMs / 3));
   }
 
+  /** Where the other nodes reach this one (recorded with its leases); null while it does not listen. */
+  address(): string | null {
+    return this.opts.address?.() ?? null;
+  }
+
   /** Starts the heartbeat. */
   start(): void {
     if (this.timer || this.halted) return;

@@ -36,7 +36,8 @@ describe('route classification', () => {
     // Provider sign-in and the connectors' OAuth callback: finished by a browser
     // that carries no JWT (the single-use state names the person). Connector webhooks: called by the
     // provider, authenticated by an HMAC signature over the raw body, which only exists after parsing.
-    // The leak report: whoever finds a key value may report it, without an account.
+    // The leak report: whoever finds a key value may report it, without an account. Pairing a site
+    // recorder: it has no credential until the single-use code gives it one (throttled per address).
     expect(open.sort()).toEqual([
       'GET /v2/auth/provider/:provider/callback',
       'GET /v2/auth/provider/:provider/login',
@@ -46,6 +47,7 @@ describe('route classification', () => {
       'POST /v2/auth/login',
       'POST /v2/connectors/doorbell/webhooks/:link_id',
       'POST /v2/connectors/voyage-control/webhooks/:link_id',
+      'POST /v2/recorder-links/pair',
     ]);
   });
 
