@@ -15,6 +15,7 @@ import { membersTables, type MembersTables } from './members/members-tables.js';
 import { notificationsTables, type NotificationsTables } from './notifications/notifications-tables.js';
 import { oauthTables, type OauthTables } from './oauth/oauth-tables.js';
 import { progressPhotosTables, type ProgressPhotosTables } from './progress-photos/progress-photos-tables.js';
+import { pictureChecksTables, type PictureChecksTables } from './picture-checks/picture-checks-tables.js';
 import { projectsTables, type ProjectsTables } from './projects/projects-tables.js';
 import { recordingsTables, type RecordingsTables } from './recordings/recordings-tables.js';
 import { secretsTables, type SecretsTables } from './secrets/secrets-tables.js';
@@ -45,6 +46,7 @@ export const platformTables = {
   ...commentsTables,
   ...secretsTables,
   ...workTables,
+  ...pictureChecksTables,
 };
 
 export interface PlatformDatabase
@@ -68,6 +70,7 @@ export interface PlatformDatabase
     VideoWallsTables,
     CommentsTables,
     SecretsTables,
-    WorkTables {}
+    WorkTables,
+    PictureChecksTables {}
 
 export type PlatformDb = Db<PlatformDatabase>;

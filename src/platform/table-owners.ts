@@ -26,6 +26,7 @@ export const TABLE_OWNERS: Readonly<Record<string, readonly string[]>> = {
   comments: ['comments'],
   secrets: ['secrets'],
   work: ['work_leases'],
+  'picture-checks': ['picture_*'],
 };
 
 /** The feature that owns a table, or undefined when no feature claims it. */
