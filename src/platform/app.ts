@@ -31,6 +31,7 @@ import { commentsFeature } from './comments/comments-plugin.js';
 import { bimFeature } from './bim/bim-plugin.js';
 import { mediaHubFeature } from './media-hub/media-hub-plugin.js';
 import { connectorsFeature } from './connectors/connectors-plugin.js';
+import { pictureChecksFeature } from './picture-checks/picture-checks-plugin.js';
 import { accessFeature } from './access-layer/access-plugin.js';
 import { explainerFeature } from './access-layer/explainer-plugin.js';
 import { registerOpenApi } from './openapi/plugin.js';
@@ -41,6 +42,7 @@ import { userRoutes } from './account/routes.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { cameraRoutes } from './cameras/routes.js';
+import { pictureCheckRoutes } from './picture-checks/routes.js';
 import { memberRoutes } from './members/routes.js';
 import { invitationRoutes } from './members/invitation-routes.js';
 import { projectSettingsRoutes } from './project-settings/project-settings-routes.js';
@@ -101,6 +103,7 @@ export const FEATURES = [
   bimFeature,
   mediaHubFeature,
   connectorsFeature,
+  pictureChecksFeature,
 ];
 
 /** The routes, in the order of the OpenAPI document. */
@@ -112,6 +115,7 @@ export const ROUTES = [
   notificationRoutes,
   projectRoutes,
   cameraRoutes,
+  pictureCheckRoutes,
   memberRoutes,
   invitationRoutes,
   projectSettingsRoutes,
