@@ -13,7 +13,7 @@ export interface Picture {
   p95: number;
 }
 
-export interface CheckStatus {
+interface CheckStatus {
   state: CheckState;
   since: string;
 }

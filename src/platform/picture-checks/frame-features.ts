@@ -5,7 +5,7 @@ import sharp from 'sharp';
 
 /** The analysis picture: 128×96 grayscale, about 12 000 pixels. */
 export const W = 128;
-export const H = 96;
+const H = 96;
 
 export interface FrameFeatures {
   /** W×H grayscale, row by row. */

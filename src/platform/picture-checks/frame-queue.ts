@@ -1,7 +1,7 @@
 // The in-process queue of frames waiting for analysis (docs/analysis.md, Where it runs): one FIFO per
 // camera, so a camera's frames are analysed in the order they were stored, and at most `concurrency`
-// frames analysed at once across cameras. A camera with more than `perCamera` frames waiting drops its
-// oldest: a node that falls behind catches up on the newest pictures rather than piling up memory.
+// frames analysed at once across cameras. Nothing is dropped: the service keeps waiting items small
+// (see PictureChecksService.frameStored).
 export class FrameQueue<T> {
   private readonly waiting = new Map<string, T[]>();
   /** Cameras with frames waiting and none being analysed, in turn. */
@@ -13,7 +13,7 @@ export class FrameQueue<T> {
 
   constructor(
     private readonly work: (item: T) => Promise<void>,
-    private readonly opts: { concurrency: number; perCamera: number; onDrop?: (key: string) => void },
+    private readonly concurrency: number,
   ) {}
 
   push(key: string, item: T): void {
@@ -25,10 +25,6 @@ export class FrameQueue<T> {
       if (!this.busy.has(key)) this.ready.push(key);
     }
     list.push(item);
-    if (list.length > this.opts.perCamera) {
-      list.shift();
-      this.opts.onDrop?.(key);
-    }
     this.pump();
   }
 
@@ -47,7 +43,7 @@ export class FrameQueue<T> {
   }
 
   private pump(): void {
-    while (this.running < this.opts.concurrency && this.ready.length > 0) {
+    while (this.running < this.concurrency && this.ready.length > 0) {
       const key = this.ready.shift()!;
       const list = this.waiting.get(key);
       if (!list || list.length === 0) continue;

@@ -12,10 +12,10 @@ declare module '../plugins/feature.js' {
 
 export const pictureChecksFeature = defineFeature({
   name: 'picture-checks',
-  needs: ['db', 'notifications', 'storedFrames'],
+  needs: ['db', 'storage', 'notifications', 'storedFrames'],
   offers: ['pictureChecks'],
-  build: ({ db, notifications, storedFrames }, app) => {
-    const pictureChecks = new PictureChecksService(db, notifications, app.log);
+  build: ({ db, storage, notifications, storedFrames }, app) => {
+    const pictureChecks = new PictureChecksService(db, storage, notifications, app.log);
     storedFrames.onStored((frame) => pictureChecks.frameStored(frame));
     app.addHook('onClose', async () => pictureChecks.close());
     return { pictureChecks };

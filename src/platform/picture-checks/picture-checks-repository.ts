@@ -3,7 +3,6 @@
 import { sql } from 'kysely';
 import type { PlatformDb } from '../database.js';
 import type { CameraMemory, CheckChange, Picture } from './frame-analysis.js';
-import type { CheckName, CheckState } from './picture-checks-tables.js';
 
 export const QUARTER_MS = 15 * 60_000;
 
@@ -45,17 +44,6 @@ export async function memoryOf(db: PlatformDb, cameraId: string): Promise<{ memo
 
 export const statesOf = (db: PlatformDb, cameraId: string) =>
   db.kysely.selectFrom('picture_check_states').select(['check_name', 'state', 'since']).where('camera_id', '=', cameraId).execute();
-
-/** Which of these cameras have a check in fault, and which. */
-export async function faultsAmong(db: PlatformDb, cameraIds: readonly string[]): Promise<{ camera_id: string; check_name: CheckName }[]> {
-  if (cameraIds.length === 0) return [];
-  return db.kysely
-    .selectFrom('picture_check_states')
-    .select(['camera_id', 'check_name'])
-    .where('camera_id', 'in', [...cameraIds])
-    .where('state', '=', 'fault' satisfies CheckState)
-    .execute();
-}
 
 interface FrameResult {
   cameraId: string;

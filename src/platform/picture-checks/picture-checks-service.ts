@@ -8,6 +8,7 @@ import { cameraRefByExid, cameraRefsByIds, camerasOfProject } from '../cameras/i
 import type { NotificationsService } from '../notifications/index.js';
 import { projectRowById } from '../projects/index.js';
 import type { StoredFrame } from '../recordings/index.js';
+import type { ObjectStore } from '../storage/index.js';
 import { type ActivityQuery, spanOf } from './activity-range.js';
 import { pictureFaultsChanged } from './fault-events.js';
 import { analyse, emptyMemory, resetReference } from './frame-analysis.js';
@@ -23,14 +24,14 @@ export interface PictureCheck {
   since: string;
 }
 
-export interface Quarter {
+interface Quarter {
   start: string;
   score: number;
   frames: number;
   peak_at: string;
 }
 
-export interface BusyMoment {
+interface BusyMoment {
   camera_exid: string;
   start: string;
   end: string;
@@ -38,6 +39,17 @@ export interface BusyMoment {
   frames: number;
   peak_at: string;
 }
+
+/** A frame waiting for analysis: its bytes while the waiting bytes stay under the budget, else only its key. */
+interface Waiting {
+  cameraId: string;
+  takenAt: Date;
+  objectKey: string;
+  jpeg: Buffer | null;
+}
+
+/** JPEG bytes held by waiting frames; past this, a waiting frame is read back from the object store. */
+const HELD_BYTES = 32 * 1024 * 1024;
 
 const iso = (bucket: number) => new Date(bucket * repo.QUARTER_MS).toISOString();
 const round2 = (n: number) => Math.round(n * 100) / 100;
@@ -49,24 +61,24 @@ const toQuarter = (r: { bucket: number; score: number; frames: number; peak_at: 
 });
 
 export class PictureChecksService {
-  private readonly queue: FrameQueue<StoredFrame>;
+  private readonly queue: FrameQueue<Waiting>;
+  private heldBytes = 0;
 
   constructor(
     private readonly db: PlatformDb,
+    private readonly storage: ObjectStore,
     private readonly notifications: NotificationsService,
     private readonly log: FastifyBaseLogger,
-    opts: { concurrency: number } = { concurrency: 2 },
+    concurrency = 2,
   ) {
-    this.queue = new FrameQueue((frame) => this.analyseFrame(frame), {
-      concurrency: opts.concurrency,
-      perCamera: 20,
-      onDrop: (cameraId) => this.log.warn({ camera_id: cameraId }, 'picture checks fell behind; dropped the oldest waiting frame'),
-    });
+    this.queue = new FrameQueue((frame) => this.analyseFrame(frame), concurrency);
   }
 
   /** Queues a stored frame for analysis; returns at once. */
   frameStored(frame: StoredFrame): void {
-    this.queue.push(frame.cameraId, frame);
+    const keep = this.heldBytes + frame.jpeg.length <= HELD_BYTES;
+    if (keep) this.heldBytes += frame.jpeg.length;
+    this.queue.push(frame.cameraId, { cameraId: frame.cameraId, takenAt: frame.takenAt, objectKey: frame.objectKey, jpeg: keep ? frame.jpeg : null });
   }
 
   /** Resolves when every queued frame has been analysed (tests, shutdown). */
@@ -78,10 +90,14 @@ export class PictureChecksService {
     return this.queue.close();
   }
 
-  private async analyseFrame(frame: StoredFrame): Promise<void> {
+  private async analyseFrame(frame: Waiting): Promise<void> {
+    if (frame.jpeg) this.heldBytes -= frame.jpeg.length;
     try {
+      const jpeg = frame.jpeg ?? (await this.storage.getBytes(frame.objectKey));
+      // Removed while it waited (retention, the camera deleted): nothing to analyse.
+      if (!jpeg) return;
       const stored = await repo.memoryOf(this.db, frame.cameraId);
-      const features = await frameFeatures(frame.jpeg);
+      const features = await frameFeatures(jpeg);
       const takenAt = frame.takenAt.toISOString();
       const verdict = analyse(stored?.memory ?? emptyMemory(), features, takenAt, thresholdsOf(stored?.thresholds ?? null));
       await repo.saveFrame(this.db, { cameraId: frame.cameraId, takenAt, memory: verdict.memory, changes: verdict.changes, activity: verdict.activity });

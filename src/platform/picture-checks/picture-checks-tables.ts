@@ -1,6 +1,6 @@
 // The picture checks' tables (docs/analysis.md): what each camera's checks remember between frames,
 // the state of each check, and the activity score of every analysed frame with its quarter-hour sums.
-import { integer, json, nullable, oneOf, real, table, text, timestamp, type TableType, type TablesType } from '../../lib/db/table.js';
+import { integer, json, nullable, oneOf, real, table, text, timestamp, type TablesType } from '../../lib/db/table.js';
 
 export const CHECKS = ['black', 'frozen', 'blurred', 'moved'] as const;
 export type CheckName = (typeof CHECKS)[number];
@@ -24,7 +24,6 @@ const pictureCameras = table({
   unchanged_since: nullable(timestamp()),
   updated_at: timestamp(),
 });
-export type PictureCamerasTable = TableType<typeof pictureCameras>;
 
 /** Each check's current state per camera, and since when. */
 const pictureCheckStates = table({
@@ -33,7 +32,6 @@ const pictureCheckStates = table({
   state: oneOf(CHECK_STATES),
   since: timestamp(),
 });
-export type PictureCheckStatesTable = TableType<typeof pictureCheckStates>;
 
 /** The activity score (0–100) of each analysed frame; (camera_id, taken_at) is the key. */
 const pictureFrameActivity = table({
@@ -53,7 +51,6 @@ const pictureActivityQuarters = table({
   peak_at: timestamp(),
   peak_score: real(),
 });
-export type PictureActivityQuartersTable = TableType<typeof pictureActivityQuarters>;
 
 export const pictureChecksTables = {
   picture_cameras: pictureCameras,

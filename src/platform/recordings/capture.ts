@@ -64,7 +64,7 @@ export class SnapshotWriter {
           note: meta.note ?? null,
           createdBy: meta.createdBy ?? null,
         });
-        this.frames?.stored({ cameraId, takenAt, jpeg: shot.jpeg });
+        this.frames?.stored({ cameraId, takenAt, objectKey, jpeg: shot.jpeg });
         return { cameraId, takenAt, objectKey, size: shot.jpeg.length, source: meta.source, note: meta.note ?? null };
       } catch (err) {
         // Another process stored a frame in the same millisecond: the key is that row's, so the object

@@ -7,6 +7,8 @@ import type { FastifyBaseLogger } from 'fastify';
 export interface StoredFrame {
   cameraId: string;
   takenAt: Date;
+  /** Where the bytes are in the object store. */
+  objectKey: string;
   jpeg: Buffer;
 }
 
