@@ -57,9 +57,10 @@ interface FrameResult {
 export async function saveFrame(db: PlatformDb, r: FrameResult): Promise<void> {
   const now = new Date().toISOString();
   await db.kysely.transaction().execute(async (trx) => {
+    // The reference is written only when this frame set it, so a reset made meanwhile is never undone.
+    const setsReference = r.memory.referenceAt === r.takenAt;
     const memory = {
-      reference: encode(r.memory.reference),
-      reference_at: r.memory.referenceAt,
+      ...(setsReference ? { reference: encode(r.memory.reference), reference_at: r.memory.referenceAt } : {}),
       previous: encode(r.memory.previous),
       previous_at: r.memory.previousAt,
       detail_level: r.memory.detailLevel,
@@ -69,7 +70,7 @@ export async function saveFrame(db: PlatformDb, r: FrameResult): Promise<void> {
     };
     await trx
       .insertInto('picture_cameras')
-      .values({ camera_id: r.cameraId, thresholds: null, ...memory })
+      .values({ camera_id: r.cameraId, thresholds: null, reference: encode(r.memory.reference), reference_at: r.memory.referenceAt, ...memory })
       .onConflict((oc) => oc.column('camera_id').doUpdateSet(memory))
       .execute();
     for (const c of r.changes) {

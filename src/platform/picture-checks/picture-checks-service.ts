@@ -142,7 +142,6 @@ export class PictureChecksService {
   /** The latest analysed frame becomes the reference view; a moved fault ends. */
   async resetReference(exid: string): Promise<{ reference_at: string | null; moved: PictureCheck | null }> {
     const id = await this.cameraId(exid);
-    await this.queue.idle();
     const stored = await repo.memoryOf(this.db, id);
     if (!stored?.memory.previous) throw new ApiError('CONFLICT', 'No frame of this camera has been analysed yet: there is nothing to take as the reference');
     const now = new Date().toISOString();
