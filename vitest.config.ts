@@ -22,6 +22,7 @@ const UNIT = [
   'test/platform/api-keys/allow-list.test.ts',
   'test/platform/live-view/live-view-units.test.ts',
   'test/platform/live-view/media-tokens.test.ts',
+  'test/platform/picture-checks/frame-analysis.test.ts',
   'test/platform/plugins/feature.test.ts',
   'test/platform/recordings/frame-cache.test.ts',
   'test/platform/secrets/secret-key.test.ts',

@@ -36,6 +36,7 @@ import { webhooksFeature } from './webhooks/webhooks-plugin.js';
 import { mqttFeature } from './mqtt/mqtt-plugin.js';
 import { mailFeature } from './mail/mail-plugin.js';
 import { recorderLinksFeature } from './recorder-links/recorder-links-plugin.js';
+import { pictureChecksFeature } from './picture-checks/picture-checks-plugin.js';
 import { accessFeature } from './access-layer/access-plugin.js';
 import { explainerFeature } from './access-layer/explainer-plugin.js';
 import { registerOpenApi } from './openapi/plugin.js';
@@ -47,6 +48,7 @@ import { mailRoutes } from './mail/routes.js';
 import { notificationRoutes } from './notifications/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { cameraRoutes } from './cameras/routes.js';
+import { pictureCheckRoutes } from './picture-checks/routes.js';
 import { memberRoutes } from './members/routes.js';
 import { invitationRoutes } from './members/invitation-routes.js';
 import { projectSettingsRoutes } from './project-settings/project-settings-routes.js';
@@ -114,6 +116,7 @@ export const FEATURES = [
   mqttFeature,
   mailFeature,
   recorderLinksFeature,
+  pictureChecksFeature,
 ];
 
 /** The routes, in the order of the OpenAPI document. */
@@ -126,6 +129,7 @@ export const ROUTES = [
   notificationRoutes,
   projectRoutes,
   cameraRoutes,
+  pictureCheckRoutes,
   memberRoutes,
   invitationRoutes,
   projectSettingsRoutes,

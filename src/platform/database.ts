@@ -17,6 +17,7 @@ import { notificationsTables, type NotificationsTables } from './notifications/n
 import { oauthTables, type OauthTables } from './oauth/oauth-tables.js';
 import { outboxTables, type OutboxTables } from './outbox/outbox-tables.js';
 import { progressPhotosTables, type ProgressPhotosTables } from './progress-photos/progress-photos-tables.js';
+import { pictureChecksTables, type PictureChecksTables } from './picture-checks/picture-checks-tables.js';
 import { projectsTables, type ProjectsTables } from './projects/projects-tables.js';
 import { recorderLinksTables, type RecorderLinksTables } from './recorder-links/recorder-links-tables.js';
 import { recordingsTables, type RecordingsTables } from './recordings/recordings-tables.js';
@@ -53,6 +54,7 @@ export const platformTables = {
   ...webhooksTables,
   ...mailTables,
   ...recorderLinksTables,
+  ...pictureChecksTables,
 };
 
 export interface PlatformDatabase
@@ -80,6 +82,7 @@ export interface PlatformDatabase
     OutboxTables,
     WebhooksTables,
     MailTables,
-    RecorderLinksTables {}
+    RecorderLinksTables,
+    PictureChecksTables {}
 
 export type PlatformDb = Db<PlatformDatabase>;

@@ -30,6 +30,7 @@ export const TABLE_OWNERS: Readonly<Record<string, readonly string[]>> = {
   webhooks: ['webhooks', 'webhook_attempts'],
   mail: ['password_resets', 'mail_preferences', 'progress_photo_sends'],
   'recorder-links': ['recorder_links', 'recorder_link_devices', 'recorder_events'],
+  'picture-checks': ['picture_*'],
 };
 
 /** The feature that owns a table, or undefined when no feature claims it. */

@@ -1,5 +1,6 @@
 // A camera's recordings: a month calendar of the days holding frames, the hours of a picked day, and a
-// scrubber over the frames of a picked hour that shows each frame (arrow keys step one frame). All
+// scrubber over the frames of a picked hour that shows each frame (arrow keys step one frame), and the
+// picked day's activity strip, whose quarter hours jump to their busiest frame. All
 // days, hours and times are the camera's local ones, as the API counts them (docs/cameras.md).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { get } from '../lib/api.js';
@@ -8,6 +9,7 @@ import { useApi } from '../lib/hooks.js';
 import { edgeFrame, framesBetween, snapshotsPath, useFrameImage } from '../lib/recordings-frames.js';
 import { frameTime, hourRange, inLocalHour, localParts, longDate, monthName, monthWeeks, pad2, shiftMonth, usableZone } from '../lib/recordings-time.js';
 import { cameraTabs } from '../lib/tabs.js';
+import { ActivityStrip } from './activity-strip.js';
 import { ErrorNote, Loaded, Loading, Screen } from '../lib/ui.js';
 
 const WEEKDAYS = [
@@ -138,6 +140,7 @@ function Timeline({ camera, tz, zoneName }) {
       <button type="button" class="secondary" onClick=${() => jump('desc')}>Latest frame</button>
     </div>
     <${ErrorNote} error=${jumpError} />
+    <${ActivityStrip} camera=${camera} tz=${tz} day=${day} jump=${(iso) => goTo(iso)} />
     <div class="rec-layout">
       <${Viewer}
         camera=${camera}

@@ -27,13 +27,6 @@ const CreateBody = Type.Object(
   },
   { additionalProperties: false },
 );
-const Health = Type.Object({
-  status: Type.Union([Type.Literal('online'), Type.Literal('offline')]),
-  checked_at: Type.String(),
-  latency_ms: Type.Integer(),
-  reason: Type.Union([Type.String(), Type.Null()]),
-  battery: Type.Union([Type.Object({ voltage: Type.Number(), percentage: Type.Number() }), Type.Null()]),
-});
 const Note = Type.Object({ id: Type.String(), content: Type.String(), created_at: Type.String(), author_email: Type.Union([Type.String(), Type.Null()]) });
 const RangeQuery = Type.Object({ from: Type.Optional(Type.String({ maxLength: 40 })), to: Type.Optional(Type.String({ maxLength: 40 })) });
 const DayStat = Type.Object({ day: Type.String(), min_voltage: Type.Number(), max_voltage: Type.Number(), avg_voltage: Type.Number(), count: Type.Integer() });
@@ -111,21 +104,6 @@ export const cameraRoutes = defineRoutes('camera-routes', ['cameras', 'directory
       schema: { tags, operationId: 'getCamera', summary: 'One camera', params: CameraParams, response: { 200: CameraRecord, ...errorResponses() } },
     },
     async (req) => cameras.get(exidOf(req)),
-  );
-
-  app.get(
-    '/v2/cameras/:camera_exid/health',
-    {
-      config: { access: read },
-      schema: {
-        tags,
-        operationId: 'getCameraHealth',
-        summary: 'Checks the camera for real (snapshot or RTSP port); cached a few seconds',
-        params: CameraParams,
-        response: { 200: Health, ...errorResponses() },
-      },
-    },
-    async (req) => cameras.checkHealth(exidOf(req)),
   );
 
   app.get(

@@ -11,6 +11,7 @@ import type { ObjectStore } from '../storage/index.js';
 import { snapshotKey } from './snapshot-index.js';
 import type { SnapshotIndex } from './snapshot-index-repository.js';
 import type { SnapshotSource } from './recordings-tables.js';
+import type { StoredFrames } from './stored-frames.js';
 
 export interface StoredSnapshot {
   cameraId: string;
@@ -30,6 +31,8 @@ export class SnapshotWriter {
   constructor(
     private readonly storage: ObjectStore,
     private readonly index: SnapshotIndex,
+    /** Told of every frame once stored (the picture checks analyse it off this path). */
+    private readonly frames?: StoredFrames,
   ) {}
 
   /** Fetches from the camera; errors are 502/504 as docs/cameras.md says. */
@@ -61,6 +64,7 @@ export class SnapshotWriter {
           note: meta.note ?? null,
           createdBy: meta.createdBy ?? null,
         });
+        this.frames?.stored({ cameraId, takenAt, objectKey, jpeg: shot.jpeg });
         return { cameraId, takenAt, objectKey, size: shot.jpeg.length, source: meta.source, note: meta.note ?? null };
       } catch (err) {
         // Another process stored a frame in the same millisecond: the key is that row's, so the object

@@ -7,3 +7,4 @@ export { RecordingSettings, RecordingSettingsService, RecordingSettingsUpdate } 
 export { SnapshotIndex } from './snapshot-index-repository.js';
 export type { SnapshotEntry } from './snapshot-index.js';
 export { SnapshotReader } from './snapshot-reader.js';
+export type { StoredFrame } from './stored-frames.js';

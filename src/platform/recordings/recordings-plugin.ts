@@ -9,6 +9,7 @@ import { RecordingSettingsService } from './recording-settings.js';
 import { RetentionJob } from './retention.js';
 import { SnapshotIndex } from './snapshot-index-repository.js';
 import { SnapshotReader } from './snapshot-reader.js';
+import { StoredFrames } from './stored-frames.js';
 
 declare module '../plugins/feature.js' {
   interface PlatformServices {
@@ -22,16 +23,19 @@ declare module '../plugins/feature.js' {
     manualCapture: ManualCapture;
     /** The cloud recorder. */
     recorder: RecorderLoop;
+    /** Every frame stored, as it is stored (for the picture checks). */
+    storedFrames: StoredFrames;
   }
 }
 
 export const recordingsFeature = defineFeature({
   name: 'recordings',
   needs: ['config', 'db', 'storage', 'cameras', 'connections', 'deletionHooks', 'caches', 'workLeases'],
-  offers: ['snapshotIndex', 'snapshotReader', 'snapshotWriter', 'recordingSettings', 'manualCapture', 'recorder'],
+  offers: ['snapshotIndex', 'snapshotReader', 'snapshotWriter', 'recordingSettings', 'manualCapture', 'recorder', 'storedFrames'],
   build: ({ config, db, storage, cameras, connections, deletionHooks, caches, workLeases }, app) => {
     const snapshotIndex = new SnapshotIndex(db, caches);
-    const writer = new SnapshotWriter(storage, snapshotIndex);
+    const storedFrames = new StoredFrames(app.log);
+    const writer = new SnapshotWriter(storage, snapshotIndex, storedFrames);
     const retention = new RetentionJob(db, storage, snapshotIndex, app.log);
     // Cameras and retention are shared with the other nodes by lease; the camera list is reloaded at
     // least once per lease renewal, so a dead node's cameras are taken soon after its leases expire.
@@ -61,6 +65,7 @@ export const recordingsFeature = defineFeature({
       recordingSettings: new RecordingSettingsService(db, cameras, () => recorder.invalidate()),
       manualCapture: new ManualCapture(cameras, connections, writer, config.publicUrl),
       recorder,
+      storedFrames,
     };
   },
 });
