@@ -33,6 +33,7 @@ import { bimFeature } from './bim/bim-plugin.js';
 import { mediaHubFeature } from './media-hub/media-hub-plugin.js';
 import { connectorsFeature } from './connectors/connectors-plugin.js';
 import { webhooksFeature } from './webhooks/webhooks-plugin.js';
+import { mqttFeature } from './mqtt/mqtt-plugin.js';
 import { mailFeature } from './mail/mail-plugin.js';
 import { accessFeature } from './access-layer/access-plugin.js';
 import { explainerFeature } from './access-layer/explainer-plugin.js';
@@ -108,6 +109,7 @@ export const FEATURES = [
   mediaHubFeature,
   connectorsFeature,
   webhooksFeature,
+  mqttFeature,
   mailFeature,
 ];
 

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface Received {
+interface Received {
   headers: IncomingMessage['headers'];
   body: string;
 }

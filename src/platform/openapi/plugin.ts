@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { registerApiReference } from '../../lib/http/api-reference.js';
 import { ANY_REQUEST_ERRORS, namedWildcard, shareErrorResponses, withErrorResponses } from '../../lib/http/openapi-transform.js';
 import { scopesOf, type AccessPolicy } from '../access/index.js';
+import { openApiWebhooks } from '../outbox/index.js';
 
 /** Routes open to callers without a credential: public ones, and people-only ones taking anonymous callers (sign-in). */
 const needsNoCredential = (policy: AccessPolicy) => policy.access === 'public' || (policy.access === 'people' && !!policy.anonymous);
@@ -56,7 +57,11 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       },
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-    transformObject: (doc) => shareErrorResponses('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject),
+    // The events Overlook sends out, one `webhooks` entry per kind (docs/notifications.md).
+    transformObject: (doc) => ({
+      ...shareErrorResponses('openapiObject' in doc ? doc.openapiObject : doc.swaggerObject),
+      webhooks: openApiWebhooks() as never,
+    }),
     transform: ({ schema, url, route }) => {
       const policy = (route.config?.access as AccessPolicy | undefined) ?? { access: 'public' };
       const named = namedWildcard(url, (schema ?? {}) as Record<string, unknown>);

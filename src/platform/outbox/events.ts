@@ -13,10 +13,15 @@ export const EVENT_TYPES = [
   'key.revoked_by_leak',
   'progress_photo.due',
   'webhook.disabled',
-  // E-mail only (docs/email.md): a person asked for a password reset; it names no project, so no project's webhook sees it.
-  'password_reset.requested',
 ] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+/** The kinds published to webhooks and MQTT, and documented. */
+export type PublicEventType = (typeof EVENT_TYPES)[number];
+/** Kinds only the platform's own e-mail channel acts on (docs/email.md), never published: a password-reset request names an address that may have no account. */
+const INTERNAL_EVENT_TYPES = ['password_reset.requested'] as const;
+export type EventType = PublicEventType | (typeof INTERNAL_EVENT_TYPES)[number];
+
+/** Whether an event kind is published (webhooks, MQTT) rather than for e-mail only. */
+export const isPublicEvent = (type: EventType): type is PublicEventType => (EVENT_TYPES as readonly string[]).includes(type);
 
 /** An event as a change records it. */
 export interface NewEvent {

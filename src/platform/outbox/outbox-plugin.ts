@@ -1,7 +1,7 @@
 // The outbox (docs/notifications.md, The outbox): registered right after the secrets, so every feature
 // that records events can name `outbox` in its needs, and every channel's feature plugs its channel in
 // while it registers. Dispatching starts when the app is ready (every channel is in by then) and stops
-// on close, before the features whose channels it calls.
+// before close, while the channels it calls are still up.
 import { defineFeature } from '../plugins/feature.js';
 import { Outbox } from './outbox.js';
 import { OutboxWakeup, outboxChannel } from './outbox-wakeup.js';
@@ -35,7 +35,8 @@ export const outboxFeature = defineFeature({
       outbox.start();
       await wakeup?.start();
     });
-    app.addHook('onClose', async () => {
+    // preClose runs before every onClose: the channels (their clients) are still up while it stops.
+    app.addHook('preClose', async () => {
       await wakeup?.close();
       await outbox.stop();
     });

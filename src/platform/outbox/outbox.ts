@@ -122,6 +122,7 @@ export class Outbox {
   start(): void {
     if (this.started || this.stopped) return;
     this.started = true;
+    this.opts.log?.info({ node: this.nodeId, channels: [...this.channels.keys()] }, 'outbox: dispatching');
     this.timer = setInterval(() => this.wake(), this.opts.pollMs);
     this.timer.unref();
     this.wake();

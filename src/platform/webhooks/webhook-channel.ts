@@ -12,7 +12,7 @@ import { isOutboundRefused, REFUSED_BY_POLICY } from '../../lib/net/outbound-gua
 import type { FastifyBaseLogger } from 'fastify';
 import { ownerOf } from '../members/index.js';
 import type { NotificationsService } from '../notifications/index.js';
-import { type Channel, eventBody, GiveUp, type Outbox, type StoredEvent } from '../outbox/index.js';
+import { type Channel, eventBody, GiveUp, type NewEvent, type Outbox, type StoredEvent } from '../outbox/index.js';
 import type { SecretStore } from '../secrets/index.js';
 import { SIGNATURE_HEADER, signature } from './webhook-signature.js';
 import * as repo from './webhooks-repository.js';
@@ -107,11 +107,12 @@ export class WebhookChannel implements Channel {
     const at = new Date().toISOString();
     const disabled = await inTransaction(this.o.db, async (tx) => {
       if (!(await repo.disableForFailures(tx, hook.id, at))) return false;
-      await this.o.outbox.record(tx, {
+      const event: NewEvent = {
         type: 'webhook.disabled',
         projectExid: hook.project_exid,
         data: { webhook_id: hook.id, url: hook.url, failures, disabled_at: at },
-      });
+      };
+      await this.o.outbox.record(tx, event);
       return true;
     });
     if (!disabled) return;

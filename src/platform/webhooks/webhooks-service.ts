@@ -16,7 +16,7 @@ import * as repo from './webhooks-repository.js';
 import type { WebhookRow } from './webhooks-tables.js';
 
 /** Webhooks one project may have. */
-export const MAX_WEBHOOKS_PER_PROJECT = 20;
+const MAX_WEBHOOKS_PER_PROJECT = 20;
 /** Entries the delivery log shows. */
 const LOG_SIZE = 50;
 
