@@ -28,6 +28,7 @@ const UNIT = [
   'test/platform/secrets/secret-key.test.ts',
   'test/platform/table-owners.test.ts',
   'test/recorder/live/whep-cap.test.ts',
+  'test/platform/outbox/private-events.test.ts',
 ];
 const BROWSER = [
   'test/platform/web-app/**/*.test.ts',

@@ -1,14 +1,14 @@
 // The outbox's `email` channel (docs/email.md): which addresses an event goes to, and the message each
 // gets. Targets are e-mail addresses, chosen once when the event is fanned out (preferences then
 // apply); each delivery renders and sends its message, and a failure is retried by the outbox. Links
-// that are secrets are rebuilt here, never read from the stored event in clear.
+// that are secrets (reset, invitation) get their token here, as the message is sent: never from the event.
 import type { PlatformDb } from '../database.js';
 import { keyRowById, projectExidsOfKeys } from '../api-keys/index.js';
 import { requesterOfMediaItem } from '../media-hub/index.js';
 import { cameraRefByExid } from '../cameras/index.js';
 import { adminsOf, membersOf, ownerOf, type InvitationsService } from '../members/index.js';
 import { projectRefByExid, projectRowByExid } from '../projects/index.js';
-import { emailsOf, findUserByEmail, findUserById } from '../users/index.js';
+import { emailsOf, findUserByEmail } from '../users/index.js';
 import type { MailKind } from './mail-kinds.js';
 import type { MailLinks } from './mail-links.js';
 import type { MailPreferences } from './mail-preferences.js';
@@ -46,9 +46,8 @@ export class EmailChannel implements Channel {
     const data = event.data;
     switch (event.type) {
       case RESET_EVENT: {
-        const resetOwner = await this.d.resets.tokenOf(str(data, 'reset_id') ?? '', str(data, 'token') ?? '').catch(() => null);
-        const user = resetOwner && (await findUserById(this.d.db, resetOwner.userId));
-        return user ? [user.email] : [];
+        const to = await this.d.resets.recipientOf(str(data, 'email') ?? '');
+        return to ? [to] : [];
       }
       case 'invitation.created': {
         const email = str(data, 'email');
@@ -119,8 +118,9 @@ export class EmailChannel implements Channel {
     const data = event.data;
     switch (event.type) {
       case RESET_EVENT: {
-        const opened = await this.d.resets.tokenOf(str(data, 'reset_id') ?? '', str(data, 'token') ?? '');
-        return opened ? this.mail(to, messages.resetMessage(links.reset(opened.token))) : null;
+        // The token is made as the e-mail is sent: the outbox never holds it.
+        const token = await this.d.resets.issue(to);
+        return token ? this.mail(to, messages.resetMessage(links.reset(token))) : null;
       }
       case 'invitation.created': {
         const project = event.projectExid ? await projectRefByExid(this.d.db, event.projectExid) : undefined;

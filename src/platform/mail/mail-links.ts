@@ -1,4 +1,5 @@
-// The links e-mails carry. Reset and invitation links hold a random token (only its hash is stored);
+// The links e-mails carry. Reset and invitation links hold a random token made as the e-mail is sent
+// (only its hash is stored);
 // unsubscribe links hold the address and kind, signed with HMAC-SHA256 under a key kept sealed in the
 // database (docs/deploy.md, Secrets), so they work without signing in and on every node.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
@@ -6,8 +7,6 @@ import type { SecretStore } from '../secrets/index.js';
 import { isMailKind, type MailKind } from './mail-kinds.js';
 
 const LINK_KEY_KIND = 'mail-links';
-/** The kind under which reset and invitation tokens are sealed into outbox events. */
-export const TOKEN_SEAL_KIND = 'mail-tokens';
 
 export class MailLinks {
   private constructor(

@@ -34,7 +34,7 @@ export const mailFeature = defineFeature({
     const transport = new MailTransport(config.mail);
     const links = await MailLinks.load(secrets, config.publicUrl);
     const preferences = new MailPreferences(db);
-    const resets = new PasswordResets(db, outbox, secrets, sessions, audit, transport.enabled);
+    const resets = new PasswordResets(db, outbox, sessions, audit, transport.enabled);
     const progressPhotoSender = new ProgressPhotoSender(db, outbox, workLeases, app.log);
     outbox.addChannel(
       new EmailChannel({

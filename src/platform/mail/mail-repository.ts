@@ -4,8 +4,6 @@ import type { PasswordResetsTable } from './mail-tables.js';
 
 export const insertPasswordReset = (db: PlatformDb, row: PasswordResetsTable) => db.kysely.insertInto('password_resets').values(row).execute();
 
-export const passwordResetById = (db: PlatformDb, id: string) => db.kysely.selectFrom('password_resets').selectAll().where('id', '=', id).executeTakeFirst();
-
 export const passwordResetByHash = (db: PlatformDb, hash: string) =>
   db.kysely.selectFrom('password_resets').selectAll().where('token_hash', '=', hash).executeTakeFirst();
 

@@ -1,7 +1,8 @@
-// Password reset by e-mail (docs/email.md, Password reset). Asking answers the same whether or not the
-// address has an account, and does the same work either way up to the database write; the e-mail is
-// sent through the outbox, with the token sealed in the event (only its SHA-256 is stored). Confirming
-// spends the token once, sets the password and ends every session the person had.
+// Password reset by e-mail (docs/email.md, Password reset). Asking records one outbox event naming the
+// address, whatever the address, so the answer and its timing say nothing about accounts; the e-mail
+// channel then looks the account up and makes the link's token as it sends (only its SHA-256 is
+// stored, never the token, in the outbox or elsewhere). Confirming spends the token once, sets the
+// password and ends every session the person had.
 import { createHash, randomBytes } from 'node:crypto';
 import { hashPassword } from '../../lib/auth/passwords.js';
 import { validation } from '../../lib/errors.js';
@@ -10,15 +11,13 @@ import { newId } from '../../lib/ids.js';
 import type { AuditContext, AuditLog } from '../audit/index.js';
 import type { SessionStore } from '../auth/index.js';
 import type { PlatformDb } from '../database.js';
-import type { SecretStore } from '../secrets/index.js';
 import { checkPassword, findUserByEmail, normaliseEmail, updateUser } from '../users/index.js';
-import { TOKEN_SEAL_KIND } from './mail-links.js';
 import * as repo from './mail-repository.js';
 import type { Outbox } from '../outbox/index.js';
 
 /** How long a reset link works. */
 export const RESET_MINUTES = 30;
-/** Resets one person may ask for in an hour; more are answered alike and send nothing. */
+/** Reset e-mails one person gets in an hour; more requests are answered alike and send nothing. */
 const RESETS_PER_HOUR = 3;
 
 export const RESET_EVENT = 'password_reset.requested' as const;
@@ -31,7 +30,6 @@ export class PasswordResets {
   constructor(
     private readonly db: PlatformDb,
     private readonly outbox: Pick<Outbox, 'record'>,
-    private readonly secrets: SecretStore,
     private readonly sessions: Pick<SessionStore, 'revokeAllOf'>,
     private readonly audit: AuditLog,
     /** Whether e-mail is on: without it no link could reach anyone, so no token is made. */
@@ -39,35 +37,41 @@ export class PasswordResets {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** Sends a reset link when the address has an enabled account; says nothing either way. */
+  /**
+   * Asks for a reset link for the address. The request does the same work whatever the address: one
+   * event naming it, recorded for the outbox. Whether it has an account is looked at only later, by the
+   * e-mail channel (`recipientOf`, `issue`), so neither the answer nor its timing tells.
+   */
   async request(emailGiven: string): Promise<void> {
+    if (!this.mailEnabled) return;
     const email = normaliseEmail(emailGiven);
+    await inTransaction(this.db, (tx) => this.outbox.record(tx, { type: RESET_EVENT, projectExid: null, data: { email } }));
+  }
+
+  /** The address a reset e-mail goes to: an enabled account's, under its hourly limit; null: nothing is sent. */
+  async recipientOf(email: string): Promise<string | null> {
+    const user = await findUserByEmail(this.db, email);
+    if (!user || user.disabled_at) return null;
+    const since = new Date(this.now().getTime() - 3_600_000).toISOString();
+    return (await repo.resetsSince(this.db, user.id, since)) >= RESETS_PER_HOUR ? null : user.email;
+  }
+
+  /** Makes the token an e-mail's link carries (only its SHA-256 is stored); null when the account is gone or disabled. */
+  async issue(email: string): Promise<string | null> {
+    const user = await findUserByEmail(this.db, email);
+    if (!user || user.disabled_at) return null;
     const now = this.now();
     const token = randomBytes(32).toString('base64url');
-    const id = newId();
-    const row = {
-      id,
+    await repo.deleteResetsExpiredBefore(this.db, new Date(now.getTime() - 86_400_000).toISOString());
+    await repo.insertPasswordReset(this.db, {
+      id: newId(),
+      user_id: user.id,
       token_hash: hashOf(token),
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + RESET_MINUTES * 60_000).toISOString(),
       used_at: null,
-    };
-    const sealed = this.secrets.sealValue(TOKEN_SEAL_KIND, id, token);
-    const user = await findUserByEmail(this.db, email);
-    if (!user || user.disabled_at || !this.mailEnabled) return;
-    if ((await repo.resetsSince(this.db, user.id, new Date(now.getTime() - 3_600_000).toISOString())) >= RESETS_PER_HOUR) return;
-    await repo.deleteResetsExpiredBefore(this.db, new Date(now.getTime() - 86_400_000).toISOString());
-    await inTransaction(this.db, async (tx) => {
-      await repo.insertPasswordReset(tx, { ...row, user_id: user.id });
-      await this.outbox.record(tx, { type: RESET_EVENT, projectExid: null, data: { reset_id: id, token: sealed } });
     });
-  }
-
-  /** The reset's link token, opened from the event (null when the reset is gone, spent or expired: nothing to send). */
-  async tokenOf(resetId: string, sealed: string): Promise<{ userId: string; token: string } | null> {
-    const row = await repo.passwordResetById(this.db, resetId);
-    if (!row || row.used_at || Date.parse(row.expires_at) <= this.now().getTime()) return null;
-    return { userId: row.user_id, token: this.secrets.openValue(TOKEN_SEAL_KIND, resetId, sealed) };
+    return token;
   }
 
   /** Sets the new password with a token from a reset e-mail; 400 when the token is unknown, spent or expired. */

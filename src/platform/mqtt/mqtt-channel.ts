@@ -4,7 +4,7 @@
 // away a delivery fails and the outbox retries it with back-off.
 import mqtt, { type MqttClient } from 'mqtt';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Channel, eventBody, isPublished, type StoredEvent } from '../outbox/index.js';
+import { type Channel, eventBody, isPublicEvent, type StoredEvent } from '../outbox/index.js';
 
 /** A topic level from a name: MQTT's separators and wildcards never come through. */
 const level = (s: string) => s.replace(/[/+#]/g, '_');
@@ -51,7 +51,8 @@ export class MqttChannel implements Channel {
   }
 
   async targets(event: StoredEvent): Promise<string[]> {
-    return isPublished(event.type) ? ['broker'] : [];
+    // E-mail-only kinds (a password-reset request) are never published.
+    return isPublicEvent(event.type) ? ['broker'] : [];
   }
 
   async deliver(event: StoredEvent): Promise<void> {

@@ -1,7 +1,7 @@
 // The body every channel sends, with the `data` of each event kind, as JSON schemas: published in the
 // OpenAPI document's `webhooks` section (one entry per kind) and explained in docs/notifications.md.
 import { type TSchema, Type } from 'typebox';
-import { EVENT_TYPES, type PublishedEventType } from './events.js';
+import { EVENT_TYPES, type PublicEventType } from './events.js';
 
 const S = Type.String;
 const N = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -17,7 +17,7 @@ const Plate = {
 };
 const Render = { media_item_id: S(), kind: S({ description: 'clip, timelapse or compare' }), title: S(), camera_exid: N(S()) };
 
-const DATA: Record<PublishedEventType, { when: string; data: Record<string, TSchema> }> = {
+const DATA: Record<PublicEventType, { when: string; data: Record<string, TSchema> }> = {
   'comment.created': {
     when: 'A comment was added to a camera’s recording',
     data: { comment_id: S(), ...Camera, timestamp: S({ format: 'date-time', description: 'The recorded moment it is about' }), content: S(), author_id: S() },
@@ -51,7 +51,7 @@ const DATA: Record<PublishedEventType, { when: string; data: Record<string, TSch
 };
 
 /** The body of one event kind. */
-function bodySchema(type: PublishedEventType): TSchema {
+function bodySchema(type: PublicEventType): TSchema {
   return Type.Object(
     {
       id: S({ description: 'The event’s id: the same on every retry and channel, to drop duplicates' }),

@@ -1,6 +1,5 @@
 // What the outbox carries and what a channel is (docs/notifications.md lists every event kind).
 
-/** The event kinds published to integrations: webhooks, MQTT and the OpenAPI document's `webhooks`. */
 export const EVENT_TYPES = [
   'comment.created',
   'member.added',
@@ -15,17 +14,14 @@ export const EVENT_TYPES = [
   'progress_photo.due',
   'webhook.disabled',
 ] as const;
-export type PublishedEventType = (typeof EVENT_TYPES)[number];
+/** The kinds published to webhooks and MQTT, and documented. */
+export type PublicEventType = (typeof EVENT_TYPES)[number];
+/** Kinds only the platform's own e-mail channel acts on (docs/email.md), never published: a password-reset request names an address that may have no account. */
+const INTERNAL_EVENT_TYPES = ['password_reset.requested'] as const;
+export type EventType = PublicEventType | (typeof INTERNAL_EVENT_TYPES)[number];
 
-/**
- * Kinds that only e-mail delivers and no integration ever sees: a password reset carries a person's
- * (sealed) reset token and says that someone asked for it (docs/email.md).
- */
-const PRIVATE_EVENT_TYPES = ['password_reset.requested'] as const;
-export type EventType = PublishedEventType | (typeof PRIVATE_EVENT_TYPES)[number];
-
-/** Whether webhooks and MQTT may carry this kind. */
-export const isPublished = (type: EventType): type is PublishedEventType => (EVENT_TYPES as readonly string[]).includes(type);
+/** Whether an event kind is published (webhooks, MQTT) rather than for e-mail only. */
+export const isPublicEvent = (type: EventType): type is PublicEventType => (EVENT_TYPES as readonly string[]).includes(type);
 
 /** An event as a change records it. */
 export interface NewEvent {

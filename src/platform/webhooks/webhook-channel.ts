@@ -12,7 +12,7 @@ import { isOutboundRefused, REFUSED_BY_POLICY } from '../../lib/net/outbound-gua
 import type { FastifyBaseLogger } from 'fastify';
 import { ownerOf } from '../members/index.js';
 import type { NotificationsService } from '../notifications/index.js';
-import { type Channel, eventBody, GiveUp, isPublished, type NewEvent, type Outbox, type StoredEvent } from '../outbox/index.js';
+import { type Channel, eventBody, GiveUp, isPublicEvent, type NewEvent, type Outbox, type StoredEvent } from '../outbox/index.js';
 import type { SecretStore } from '../secrets/index.js';
 import { SIGNATURE_HEADER, signature } from './webhook-signature.js';
 import * as repo from './webhooks-repository.js';
@@ -45,7 +45,7 @@ export class WebhookChannel implements Channel {
   constructor(private readonly o: WebhookChannelOptions) {}
 
   async targets(event: StoredEvent): Promise<string[]> {
-    if (!event.projectExid || !isPublished(event.type)) return [];
+    if (!event.projectExid || !isPublicEvent(event.type)) return [];
     const hooks = await repo.enabledWebhooksOfExid(this.o.db, event.projectExid);
     return hooks.filter((h) => (JSON.parse(h.events) as string[]).includes(event.type)).map((h) => h.id);
   }
