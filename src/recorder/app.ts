@@ -60,6 +60,7 @@ export async function buildRecorderApp(opts: { config: RecorderConfig; db: Recor
   }
   app.addHook('onClose', async () => {
     await services.whep.closeAll();
+    await services.plates.stopAll();
     await services.manager.stopAll();
     await services.rtp.closeAll();
   });

@@ -23,7 +23,7 @@ export async function startRecorder(flags: ServeFlags, env: Env = processEnv()):
   const config = recorderConfig(flags, env);
   const db = await openRecorderDb(config.dataDir);
   const app = await buildRecorderApp({ config, db, logger: loggerOptions(config.logLevel) });
-  const { devices, index, manager } = app.recorder;
+  const { devices, index, manager, plates } = app.recorder;
   const recovery = await recoverStorage({
     storageRoot: config.storageRoot,
     index,
@@ -34,6 +34,7 @@ export async function startRecorder(flags: ServeFlags, env: Env = processEnv()):
   if (recovery.indexed || recovery.removed || recovery.orphansStopped) app.log.warn(recovery, 'recovered storage after an unclean stop');
   await app.listen({ host: address.host, port: address.port });
   await manager.startAll();
+  await plates.startAll();
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : address.port;
   return {

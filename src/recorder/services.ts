@@ -18,6 +18,8 @@ import { WhepSessions } from './live/whep-sessions.js';
 import { LIVE_SEGMENT_SECONDS } from './hls/live-playlist.js';
 import { RecorderSecrets } from './db/sealed-secrets.js';
 import { SignInThrottle } from '../lib/auth/sign-in-throttle.js';
+import { join } from 'node:path';
+import { PlateReaders } from './plates/plate-readers.js';
 
 export interface RecorderServices {
   config: RecorderConfig;
@@ -43,6 +45,8 @@ export interface RecorderServices {
   footage: FootageExporter;
   events: EventsService;
   remoteStorages: RemoteStorages;
+  /** Number-plate reading on the devices that have it switched on. */
+  plates: PlateReaders;
 }
 
 declare module 'fastify' {
@@ -78,6 +82,12 @@ export function createRecorderServices(config: RecorderConfig, db: RecorderDb, l
     async () => Promise.all((await devices.list()).map(async (device) => ({ device, source: await devices.source(device.id) }))),
     loadOne,
   );
+  const events = new EventsService(db, config.storageRoot);
+  const plates = new PlateReaders(
+    { ffmpeg: config.ffmpegPath, workRoot: join(config.dataDir, 'plates'), log, store: (id, e) => events.ingestLpr(id, e) },
+    async () => (await devices.list()).map((d) => d.id),
+    async (id) => ((await devices.exists(id)) ? { source: await devices.source(id), config: await devices.plateReader(id) } : null),
+  );
   return {
     config,
     db,
@@ -96,7 +106,8 @@ export function createRecorderServices(config: RecorderConfig, db: RecorderDb, l
     whep: new WhepSessions(rtp),
     snapshots: new Snapshots(index, config.storageRoot, tools),
     footage: new FootageExporter(index, config.storageRoot, tools),
-    events: new EventsService(db, config.storageRoot),
+    events,
     remoteStorages: new RemoteStorages(db, secrets),
+    plates,
   };
 }

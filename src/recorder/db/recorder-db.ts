@@ -7,10 +7,11 @@ import { openDb, type Db } from '../../lib/db/index.js';
 import { migrateToLatest } from '../../lib/db/migrate.js';
 import type { RecorderDatabase } from './schema.js';
 import * as initial from './migrations/20261122_0001_recorder.js';
+import * as plates from './migrations/20261128_0003_plates.js';
 
 export type RecorderDb = Db<RecorderDatabase>;
 
-const RECORDER_MIGRATIONS: Record<string, Migration> = { '20261122_0001_recorder': initial };
+const RECORDER_MIGRATIONS: Record<string, Migration> = { '20261122_0001_recorder': initial, '20261128_0003_plates': plates };
 
 const RECORDER_DB_FILE = 'recorder.sqlite';
 

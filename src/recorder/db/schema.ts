@@ -36,6 +36,8 @@ export interface DevicesTable {
   credentials: string;
   /** JSON: recording_mode, full_drive_threshold, full_drive_action, schedule. */
   storage_config: string;
+  /** JSON: the plate reader's settings (plates/plate-reader-config.ts); null when it reads no plates. */
+  plate_reader: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -2,6 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, StringEnum } from '../../lib/http/schemas.js';
 import type { DevicesTable } from '../db/schema.js';
+import { plateReaderConfig, PlateReaderView } from '../plates/plate-reader-config.js';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
@@ -52,6 +53,7 @@ export const Device = Type.Object({
     full_drive_action: Type.String(),
     schedule: Type.Union([Type.Record(Type.String(), Type.Array(Type.String())), Type.Null()]),
   }),
+  plate_reader: PlateReaderView,
   created_at: Type.String(),
   updated_at: Type.String(),
 });
@@ -71,6 +73,7 @@ export function toDevice(r: DevicesTable, creds: { username?: string; password?:
     stream_config: JSON.parse(r.stream_config) as StreamConfig,
     credentials: { username: creds.username ?? null, has_password: Boolean(creds.password) },
     storage_config: { ...DEFAULT_STORAGE, ...(JSON.parse(r.storage_config) as object) } as Device['storage_config'],
+    plate_reader: plateReaderConfig(r.plate_reader),
     created_at: r.created_at,
     updated_at: r.updated_at,
   };

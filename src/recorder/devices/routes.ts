@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
 import { Device, StorageConfig, StreamConfig } from './device-record.js';
+import { PlateReaderInput } from '../plates/plate-reader-config.js';
 
 export const DeviceId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const Credentials = Type.Object(
@@ -16,6 +17,7 @@ const Fields = {
   stream_config: StreamConfig,
   credentials: Credentials,
   storage_config: StorageConfig,
+  plate_reader: PlateReaderInput,
 };
 const WebhookToken = Type.Object({
   id: Type.String(),
@@ -28,7 +30,7 @@ const WebhookToken = Type.Object({
 
 export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { devices, manager, webhooks } = app.recorder;
+  const { devices, manager, webhooks, plates } = app.recorder;
   const tags = ['devices'];
 
   app.get(
@@ -56,6 +58,7 @@ export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
             stream_config: Fields.stream_config,
             credentials: Type.Optional(Fields.credentials),
             storage_config: Type.Optional(Fields.storage_config),
+            plate_reader: Type.Optional(Fields.plate_reader),
           },
           { additionalProperties: false },
         ),
@@ -65,6 +68,7 @@ export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
     async (req, reply) => {
       const device = await devices.create(req.body);
       await manager.refresh(device.id);
+      await plates.refresh(device.id);
       return reply.code(201).send(await devices.get(device.id));
     },
   );
@@ -94,6 +98,7 @@ export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
     async (req) => {
       await devices.update(req.params.id, req.body);
       await manager.refresh(req.params.id);
+      await plates.refresh(req.params.id);
       return devices.get(req.params.id);
     },
   );
@@ -113,6 +118,7 @@ export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
     async (req, reply) => {
       await devices.get(req.params.id);
       await manager.stop(req.params.id);
+      await plates.stop(req.params.id);
       await devices.remove(req.params.id);
       return reply.code(204).send(null);
     },
