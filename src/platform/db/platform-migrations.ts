@@ -19,6 +19,7 @@ import * as leases from './migrations/20261124_0003_leases.js';
 import * as nodeAddresses from './migrations/20261124_0004_node_addresses.js';
 import * as keyLimits from './migrations/20261125_0001_key_limits.js';
 import * as invitations from './migrations/20261125_0002_invitations.js';
+import * as gate from './migrations/20261128_0007_gate.js';
 
 // Listed by hand, not read from the folder, so the same code works from `src/` under tsx and from `dist/`.
 export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
@@ -40,4 +41,5 @@ export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
   '20261124_0004_node_addresses': nodeAddresses,
   '20261125_0001_key_limits': keyLimits,
   '20261125_0002_invitations': invitations,
+  '20261128_0007_gate': gate,
 };
