@@ -1,6 +1,6 @@
 // One device's plate reader: frames from its stream → text lines → reads that fit the plate format →
 // passing vehicles (vehicle-tracker.ts) → one LPR event per vehicle, with the crop of its best read.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { FastifyBaseLogger } from 'fastify';
@@ -34,15 +34,21 @@ export async function readPlatesInFile(
   workDir: string,
 ): Promise<{ vehicles: PassedVehicle<Buffer>[]; frames: number }> {
   mkdirSync(workDir, { recursive: true });
+  const own = mkdtempSync(join(workDir, 'read-'));
   const source = new FrameSource(ffmpeg, { type: 'once', input: file }, config.fps, config.frame_width);
   const tracker = new VehicleTracker<Buffer>(config.gap_seconds * 1000);
   const format = plateFormat(config.country, config.pattern);
   const vehicles: PassedVehicle<Buffer>[] = [];
   let frames = 0;
   source.start();
-  for (let f = await source.next(); f; f = await source.next()) {
-    frames++;
-    vehicles.push(...tracker.frame(f.at, await readsInFrame(f, join(workDir, 'frame.jpg'), config, format)));
+  try {
+    for (let f = await source.next(); f; f = await source.next()) {
+      frames++;
+      vehicles.push(...tracker.frame(f.at, await readsInFrame(f, join(own, 'frame.jpg'), config, format)));
+    }
+  } finally {
+    source.stop();
+    rmSync(own, { recursive: true, force: true });
   }
   if (frames === 0) throw new Error(`no frames from ${file}: ${source.stderr.trim()}`);
   vehicles.push(...tracker.flush());

@@ -31,10 +31,10 @@ describe('plate reader accuracy', () => {
     expect(exact / 20).toBeGreaterThanOrEqual(0.95);
     expect(vehicles).toHaveLength(20);
     expect(got.every((g) => g.length === 1)).toBe(true);
-  });
+  }, 900_000);
 
   it.each(['mild', 'moderate', 'heavy'])('measures the %s level, never more than one read per vehicle', async (level) => {
     const { got } = await measure(level, 6);
     expect(got.every((g) => g.length <= 1)).toBe(true);
-  });
+  }, 600_000);
 });
