@@ -5,7 +5,17 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const here = import.meta.dirname;
-const all = ['platform.ts', 'request-path.ts', 'side-by-side.ts', 'recorder.ts', 'recorder-live.ts', 'cameras.ts', 'recording-loop.ts', 'cluster.ts'];
+const all = [
+  'platform.ts',
+  'request-path.ts',
+  'side-by-side.ts',
+  'recorder.ts',
+  'recorder-live.ts',
+  'cameras.ts',
+  'recording-loop.ts',
+  'cluster.ts',
+  'plates.ts',
+];
 const asked = process.argv.slice(2).map((a) => (a.endsWith('.ts') ? a : `${a}.ts`));
 const unknown = asked.filter((f) => !all.includes(f));
 if (unknown.length > 0) {

@@ -2,7 +2,7 @@
 // still on site. A cell that a spreadsheet would run as a formula (= + - @ first) gets a leading quote.
 import type { GateReport } from './report.js';
 
-export const CSV_COLUMNS = ['kind', 'plate', 'vendor', 'entry_at', 'exit_at', 'dwell_seconds', 'entry_camera', 'exit_camera', 'corrected_by'] as const;
+const CSV_COLUMNS = ['kind', 'plate', 'vendor', 'entry_at', 'exit_at', 'dwell_seconds', 'entry_camera', 'exit_camera', 'corrected_by'] as const;
 
 function cell(v: string | number | null): string {
   let s = v === null ? '' : String(v);

@@ -1,4 +1,4 @@
-// Pairs number-plate reads at a site's gates into visits (docs/analysis.md, Gate report). Each read is
+// Pairs number-plate reads at a site's gates into visits (docs/plates.md, Gate report). Each read is
 // an entry or an exit: by its camera's gate role, or by its own direction on a camera marked `both`
 // (or on any camera when none is marked). A plate's reads, in time order: an entry opens a visit, the
 // next exit closes it; an entry while a visit is open leaves that one an unmatched entry (its exit was
@@ -38,7 +38,7 @@ export interface Pairing {
   ignored: { not_a_gate: number; no_direction: number; repeats: number };
 }
 
-export const REPEAT_MS = 120_000;
+const REPEAT_MS = 120_000;
 
 /** The movement a read stands for, or why it stands for none. */
 function movementOf(r: GateRead, roles: Map<string, GateRole>): Movement['movement'] | 'not_a_gate' | 'no_direction' {

@@ -1,4 +1,4 @@
-// The gate report of a time range (docs/analysis.md, Gate report): the paired visits and unmatched
+// The gate report of a time range (docs/plates.md, Gate report): the paired visits and unmatched
 // reads that fall in it, counted per hour of the day, per day and per vendor (the watch list's label).
 import { type GateRead, type GateRole, type Movement, pairVisits, type Visit } from './pairing.js';
 import { localDateHour } from './local-time.js';

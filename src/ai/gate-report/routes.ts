@@ -1,4 +1,4 @@
-// The gate report in the AI API (docs/analysis.md, Gate report): a day's or a range's report of a
+// The gate report in the AI API (docs/plates.md, Gate report): a day's or a range's report of a
 // project's gates, as JSON or CSV, read from the main API with the caller's JWT.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';

@@ -1,4 +1,4 @@
-// The gate report's records in the main API (docs/analysis.md, Gate report): corrections of misread
+// The gate report's records in the main API (docs/plates.md, Gate report): corrections of misread
 // plates (editors; kept with who made them) and gate cameras' roles (admins). People only: the AI API
 // reads them with the person's JWT.
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';

@@ -1,4 +1,4 @@
-// What the gate report needs from the main API (docs/analysis.md, Gate report): corrections of misread
+// What the gate report needs from the main API (docs/plates.md, Gate report): corrections of misread
 // plates, each kept with who made it and what the plate was before, and the role of each gate camera.
 import type { PlatformDb } from '../database.js';
 import { ApiError, validation } from '../../lib/errors.js';

@@ -3,6 +3,7 @@
 // loaded on first use and shared by every device; reads run one at a time, each on one thread, so
 // plate reading takes at most one core whatever the number of devices.
 import Ocr from '@gutenye/ocr-node';
+import type { InferenceSession } from 'onnxruntime-node';
 
 export interface TextLine {
   text: string;
@@ -15,8 +16,10 @@ export interface TextLine {
 let loading: Promise<Ocr> | null = null;
 let queue: Promise<unknown> = Promise.resolve();
 
+const SESSION: InferenceSession.SessionOptions = { intraOpNumThreads: 1, interOpNumThreads: 1, executionProviders: ['cpu'] };
+
 function model(): Promise<Ocr> {
-  loading ??= Ocr.create({ onnxOptions: { intraOpNumThreads: 1, interOpNumThreads: 1 } });
+  loading ??= Ocr.create({ onnxOptions: SESSION });
   return loading;
 }
 

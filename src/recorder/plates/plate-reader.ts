@@ -79,7 +79,7 @@ async function plateCrop(read: PlateRead<Buffer>): Promise<Buffer> {
 }
 
 /** The LPR event for a vehicle that passed, as the recorder stores ingested ones. */
-export async function vehicleEvent(v: PassedVehicle<Buffer>, config: PlateReaderConfig): Promise<LprInput> {
+async function vehicleEvent(v: PassedVehicle<Buffer>, config: PlateReaderConfig): Promise<LprInput> {
   const match = watchMatch(v.best.plate, config.watch_list, config.watch_max_distance);
   return {
     plate_number: v.best.plate,

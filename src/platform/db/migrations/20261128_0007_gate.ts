@@ -1,4 +1,4 @@
-// The gate report's records (docs/analysis.md, Gate report): corrections of misread plates, kept with
+// The gate report's records (docs/plates.md, Gate report): corrections of misread plates, kept with
 // who made them and gone with their event, and each gate camera's role (entry, exit or both).
 import type { Kysely } from 'kysely';
 
