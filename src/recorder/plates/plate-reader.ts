@@ -110,6 +110,8 @@ export class PlateReader {
   private source: FrameSource | null = null;
   private stopped = false;
   private done: Promise<void> | null = null;
+  /** Ends the wait before a restart at once when the reader is stopped. */
+  private wake: (() => void) | null = null;
   framesRead = 0;
   vehiclesStored = 0;
 
@@ -144,9 +146,13 @@ export class PlateReader {
       }
       if (this.stopped) break;
       this.deps.log.warn({ deviceId: this.deviceId, stderr: source.stderr.trim().slice(-300) }, 'plate reader: stream ended, restarting');
-      await new Promise((r) => setTimeout(r, RESTART_MS).unref());
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        setTimeout(resolve, RESTART_MS).unref();
+      });
     }
     await this.storeAll(tracker.flush());
+    rmSync(this.deps.workDir, { recursive: true, force: true });
   }
 
   private async storeAll(vehicles: PassedVehicle<Buffer>[]): Promise<void> {
@@ -163,6 +169,7 @@ export class PlateReader {
   async stop(): Promise<void> {
     this.stopped = true;
     this.source?.stop();
+    this.wake?.();
     await this.done;
   }
 }

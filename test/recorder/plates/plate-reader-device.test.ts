@@ -1,7 +1,7 @@
 // A file device with its plate reader switched on: its looped video of passing vehicles gives one LPR
 // event per vehicle (not one per frame), with the plate crop, the camera's direction and the
 // watch-list match of a near miss; bad settings are refused and change nothing.
-import { copyFileSync, readFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -84,6 +84,7 @@ describe('plate reader on a device', () => {
     const off = await r.app.inject({ method: 'PUT', url: `/api/devices/${device.id}`, headers: admin, payload: { plate_reader: { enabled: false } } });
     expect(off.statusCode).toBe(200);
     expect(r.app.recorder.plates.running()).toEqual([]);
+    expect(existsSync(join(r.config.dataDir, 'plates', device.id))).toBe(false);
   });
 
   it('refuses bad settings with a 400 naming the field, and keeps the stored ones', async () => {
