@@ -13,6 +13,7 @@ const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 
 const UNIT = [
   'test/ai/companion-metrics.test.ts',
+  'test/ai/gate-report/pairing.test.ts',
   'test/docs/architecture.test.ts',
   'test/lib/*.test.ts',
   'test/lib/{auth,cache,config,db,net,process,secrets,site-link,time}/**/*.test.ts',

@@ -15,6 +15,7 @@ const all = [
   'recording-loop.ts',
   'picture-checks.ts',
   'cluster.ts',
+  'plates.ts',
 ];
 const asked = process.argv.slice(2).map((a) => (a.endsWith('.ts') ? a : `${a}.ts`));
 const unknown = asked.filter((f) => !all.includes(f));

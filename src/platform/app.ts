@@ -62,6 +62,7 @@ import { ptzRoutes } from './cameras/ptz/routes.js';
 import { onvifRoutes } from './cameras/onvif/routes.js';
 import { liveViewRoutes } from './live-view/routes.js';
 import { anprRoutes } from './anpr/routes.js';
+import { anprGateRoutes } from './anpr/gate-routes.js';
 import { recordingReadRoutes } from './recordings/read-routes.js';
 import { recordingWriteRoutes } from './recordings/write-routes.js';
 import { adminRoutes } from './admin/routes.js';
@@ -143,6 +144,7 @@ export const ROUTES = [
   onvifRoutes,
   liveViewRoutes,
   anprRoutes,
+  anprGateRoutes,
   recordingReadRoutes,
   recordingWriteRoutes,
   adminRoutes,

@@ -69,6 +69,7 @@ export async function buildRecorderApp(opts: { config: RecorderConfig; db: Recor
     await services.link.stop();
     await services.whep.closeAll();
     await services.snapshotUploads.stop();
+    await services.plates.stopAll();
     await services.manager.stopAll();
     await services.uploader.stop();
     await services.rtp.closeAll();

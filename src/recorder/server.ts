@@ -23,7 +23,7 @@ export async function startRecorder(flags: ServeFlags, env: Env = processEnv()):
   const config = recorderConfig(flags, env);
   const db = await openRecorderDb(config.dataDir);
   const app = await buildRecorderApp({ config, db, logger: loggerOptions(config.logLevel) });
-  const { devices, index, manager } = app.recorder;
+  const { devices, index, manager, plates } = app.recorder;
   const recovery = await recoverStorage({
     storageRoot: config.storageRoot,
     index,
@@ -38,6 +38,7 @@ export async function startRecorder(flags: ServeFlags, env: Env = processEnv()):
   const orphans = await app.recorder.outbox.clean();
   if (orphans) app.log.warn({ orphans }, 'removed platform-link frame files without an outbox row');
   await app.recorder.link.start();
+  await plates.startAll();
   const addr = app.server.address();
   const port = typeof addr === 'object' && addr ? addr.port : address.port;
   return {

@@ -29,6 +29,7 @@ import { SiteLink } from './link/site-link.js';
 import { linkDispatcher } from './link/pairing.js';
 import type { Dispatcher } from 'undici';
 import { join } from 'node:path';
+import { PlateReaders } from './plates/plate-readers.js';
 
 export interface RecorderServices {
   config: RecorderConfig;
@@ -66,6 +67,8 @@ export interface RecorderServices {
   link: SiteLink;
   /** What the link's HTTP and WebSocket go through (the proxy, when set). */
   linkDispatcher: Dispatcher;
+  /** Number-plate reading on the devices that have it switched on. */
+  plates: PlateReaders;
 }
 
 declare module 'fastify' {
@@ -144,6 +147,11 @@ export function createRecorderServices(config: RecorderConfig, db: RecorderDb, l
   events.onIngested(async (e) => {
     if (await link.shares(e.deviceId)) await outbox.addEvent(e.deviceId, e.kind.slice(0, 50), e.at, e.data);
   });
+  const plates = new PlateReaders(
+    { ffmpeg: config.ffmpegPath, workRoot: join(config.dataDir, 'plates'), log, store: (id, e) => events.ingestLpr(id, e) },
+    async () => (await devices.list()).map((d) => d.id),
+    async (id) => ((await devices.exists(id)) ? { source: await devices.source(id), config: await devices.plateReader(id) } : null),
+  );
   return {
     config,
     db,
@@ -171,5 +179,6 @@ export function createRecorderServices(config: RecorderConfig, db: RecorderDb, l
     outbox,
     link,
     linkDispatcher: dispatcher,
+    plates,
   };
 }

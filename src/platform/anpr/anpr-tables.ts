@@ -52,5 +52,38 @@ const anprWatchlist = table({
 });
 export type AnprWatchlistTable = TableType<typeof anprWatchlist>;
 
-export const anprTables = { anpr_events: anprEvents, anpr_ingestion_tokens: anprIngestionTokens, anpr_watchlist: anprWatchlist };
+export const GATE_ROLES = ['entry', 'exit', 'both'] as const;
+export type GateRole = (typeof GATE_ROLES)[number];
+
+/** A correction of a misread plate: the event's plate before and after, and who changed it. */
+const anprCorrections = table({
+  id: text(),
+  event_id: text(),
+  camera_id: text(),
+  project_id: text(),
+  plate_before: text(),
+  plate_after: text(),
+  note: nullable(text()),
+  corrected_by: nullable(text()),
+  created_at: timestamp(),
+});
+export type AnprCorrectionsTable = TableType<typeof anprCorrections>;
+
+/** A camera that watches a gate: entry, exit, or both (each read's own direction then decides). */
+const anprGates = table({
+  camera_id: text(),
+  project_id: text(),
+  role: oneOf(GATE_ROLES),
+  updated_by: nullable(text()),
+  updated_at: timestamp(),
+});
+export type AnprGatesTable = TableType<typeof anprGates>;
+
+export const anprTables = {
+  anpr_events: anprEvents,
+  anpr_ingestion_tokens: anprIngestionTokens,
+  anpr_watchlist: anprWatchlist,
+  anpr_corrections: anprCorrections,
+  anpr_gates: anprGates,
+};
 export type AnprTables = TablesType<typeof anprTables>;

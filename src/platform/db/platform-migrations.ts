@@ -24,6 +24,7 @@ import * as webhooks from './migrations/20261128_0003_webhooks.js';
 import * as mail from './migrations/20261128_0004_mail.js';
 import * as recorderLinks from './migrations/20261128_0001_recorder_links.js';
 import * as pictureChecks from './migrations/20261128_0005_picture_checks.js';
+import * as gate from './migrations/20261128_0007_gate.js';
 
 // Listed by hand, not read from the folder, so the same code works from `src/` under tsx and from `dist/`.
 export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
@@ -50,4 +51,5 @@ export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
   '20261128_0004_mail': mail,
   '20261128_0001_recorder_links': recorderLinks,
   '20261128_0005_picture_checks': pictureChecks,
+  '20261128_0007_gate': gate,
 };

@@ -9,6 +9,7 @@ import type { RecorderDatabase } from './schema.js';
 import * as initial from './migrations/20261122_0001_recorder.js';
 import * as link from './migrations/20261128_0001_link.js';
 import * as uploads from './migrations/20261128_0002_uploads.js';
+import * as plates from './migrations/20261128_0003_plates.js';
 
 export type RecorderDb = Db<RecorderDatabase>;
 
@@ -16,6 +17,7 @@ const RECORDER_MIGRATIONS: Record<string, Migration> = {
   '20261122_0001_recorder': initial,
   '20261128_0001_link': link,
   '20261128_0002_uploads': uploads,
+  '20261128_0003_plates': plates,
 };
 
 const RECORDER_DB_FILE = 'recorder.sqlite';

@@ -2,6 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { Nullable, StringEnum } from '../../lib/http/schemas.js';
 import type { DevicesTable } from '../db/schema.js';
+import { plateReaderConfig, PlateReaderView } from '../plates/plate-reader-config.js';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 
@@ -53,6 +54,7 @@ export const Device = Type.Object({
     schedule: Type.Union([Type.Record(Type.String(), Type.Array(Type.String())), Type.Null()]),
   }),
   share_with_platform: Type.Boolean({ description: 'Whether the linked platform gets this device (docs/recorder.md, Platform link)' }),
+  plate_reader: PlateReaderView,
   created_at: Type.String(),
   updated_at: Type.String(),
 });
@@ -73,6 +75,7 @@ export function toDevice(r: DevicesTable, creds: { username?: string; password?:
     credentials: { username: creds.username ?? null, has_password: Boolean(creds.password) },
     storage_config: { ...DEFAULT_STORAGE, ...(JSON.parse(r.storage_config) as object) } as Device['storage_config'],
     share_with_platform: r.share_with_platform !== 0,
+    plate_reader: plateReaderConfig(r.plate_reader),
     created_at: r.created_at,
     updated_at: r.updated_at,
   };

@@ -11,6 +11,7 @@ import type { DeviceState } from '../recording/device-recorder.js';
 import { DEFAULT_STORAGE, toDevice, type Device, type StorageConfig, type StreamConfig } from './device-record.js';
 import { checkSchedule } from './schedule.js';
 import { confined, mediaFile, whyNotVideo } from './source-file.js';
+import { mergePlateReader, plateReaderConfig, type PlateReaderConfig, type PlateReaderInput } from '../plates/plate-reader-config.js';
 
 export interface DeviceInput {
   name?: string;
@@ -20,6 +21,7 @@ export interface DeviceInput {
   credentials?: { username?: string; password?: string };
   storage_config?: StorageConfig;
   share_with_platform?: boolean;
+  plate_reader?: PlateReaderInput;
 }
 
 function checkUri(field: string, value: string | undefined, protocols: string[]): void {
@@ -90,6 +92,11 @@ export class DevicesService {
     return stream.stream_uri ? { type: 'ip', input: stream.stream_uri, username: creds.username, password: creds.password } : null;
   }
 
+  /** The device's plate-reader settings, with defaults. */
+  async plateReader(id: string): Promise<PlateReaderConfig> {
+    return plateReaderConfig((await this.row(id)).plate_reader);
+  }
+
   async credentials(id: string): Promise<{ username?: string; password?: string }> {
     const row = await this.row(id);
     return this.secrets.openCredentials(row.id, row.credentials);
@@ -123,7 +130,17 @@ export class DevicesService {
     const bad = checkSchedule(storage.schedule);
     if (bad) throw validation('storage_config.schedule', bad);
     const share = input.share_with_platform ?? (current ? current.share_with_platform !== 0 : true);
-    return { name, type, timezone, stream_config: JSON.stringify(stream), creds, storage_config: JSON.stringify(storage), share_with_platform: share ? 1 : 0 };
+    const plate_reader = input.plate_reader ? mergePlateReader(current?.plate_reader ?? null, input.plate_reader) : (current?.plate_reader ?? null);
+    return {
+      name,
+      type,
+      timezone,
+      stream_config: JSON.stringify(stream),
+      creds,
+      storage_config: JSON.stringify(storage),
+      share_with_platform: share ? 1 : 0,
+      plate_reader,
+    };
   }
 
   async create(input: DeviceInput): Promise<Device> {

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
 import { Device, StorageConfig, StreamConfig } from './device-record.js';
+import { PlateReaderInput } from '../plates/plate-reader-config.js';
 
 export const DeviceId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const Credentials = Type.Object(
@@ -17,6 +18,7 @@ const Fields = {
   credentials: Credentials,
   storage_config: StorageConfig,
   share_with_platform: Type.Boolean({ description: 'Share the device with the linked platform (default true)' }),
+  plate_reader: PlateReaderInput,
 };
 const WebhookToken = Type.Object({
   id: Type.String(),
@@ -29,7 +31,7 @@ const WebhookToken = Type.Object({
 
 export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const { devices, manager, webhooks } = app.recorder;
+  const { devices, manager, webhooks, plates } = app.recorder;
   const tags = ['devices'];
 
   app.get(
@@ -58,6 +60,7 @@ export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
             credentials: Type.Optional(Fields.credentials),
             storage_config: Type.Optional(Fields.storage_config),
             share_with_platform: Type.Optional(Fields.share_with_platform),
+            plate_reader: Type.Optional(Fields.plate_reader),
           },
           { additionalProperties: false },
         ),
@@ -67,6 +70,7 @@ export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
     async (req, reply) => {
       const device = await devices.create(req.body);
       await manager.refresh(device.id);
+      await plates.refresh(device.id);
       return reply.code(201).send(await devices.get(device.id));
     },
   );
@@ -97,6 +101,7 @@ export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
       await devices.update(req.params.id, req.body);
       // Sharing with the platform or not changes nothing in the recording: no restart, no gap.
       if (Object.keys(req.body).some((k) => k !== 'share_with_platform')) await manager.refresh(req.params.id);
+      await plates.refresh(req.params.id);
       return devices.get(req.params.id);
     },
   );
@@ -116,6 +121,7 @@ export async function deviceRoutes(fastify: FastifyInstance): Promise<void> {
     async (req, reply) => {
       await devices.get(req.params.id);
       await manager.stop(req.params.id);
+      await plates.stop(req.params.id);
       await devices.remove(req.params.id);
       return reply.code(204).send(null);
     },

@@ -54,12 +54,16 @@ function slave(options: Record<string, string>, target: string): string {
   return escapeSlave(`[${opts}]${target}`);
 }
 
+/** ffmpeg's input options for a device: its camera's stream, or its file played in a loop. */
+export function inputArgs(src: SourceSpec): string[] {
+  return src.type === 'file'
+    ? // A file plays in a loop at its own pace, as if it were a live camera.
+      ['-re', '-stream_loop', '-1', '-i', src.input]
+    : ['-rtsp_transport', 'tcp', '-timeout', '10000000', '-i', withCredentials(src.input, src.username, src.password)];
+}
+
 export function recordArgs(src: SourceSpec, out: StreamOutputs): string[] {
-  const input =
-    src.type === 'file'
-      ? // A file plays in a loop at its own pace, as if it were a live camera.
-        ['-re', '-stream_loop', '-1', '-i', src.input]
-      : ['-rtsp_transport', 'tcp', '-timeout', '10000000', '-i', withCredentials(src.input, src.username, src.password)];
+  const input = inputArgs(src);
   const codec =
     out.keyframeEvery === undefined
       ? ['-c', 'copy']
