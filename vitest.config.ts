@@ -17,7 +17,7 @@ const UNIT = [
   'test/docs/architecture.test.ts',
   'test/lib/*.test.ts',
   'test/lib/{auth,cache,config,db,net,process,secrets,site-link,time}/**/*.test.ts',
-  'test/lib/http/{error-handler,json-depth,metrics,request-id,serialized-once,slow-clients,coalesced-writes}.test.ts',
+  'test/lib/http/{compiled-schemas,error-handler,json-depth,metrics,request-id,serialized-once,slow-clients,coalesced-writes}.test.ts',
   'test/platform/access/decide.test.ts',
   'test/platform/anpr/plate-and-time.test.ts',
   'test/platform/api-keys/allow-list.test.ts',
@@ -56,6 +56,22 @@ const SLOW = [
   'test/docs/readme-walkthrough.test.ts',
   'test/mcp/cli.test.ts',
   'test/recorder/**/*.test.ts',
+  'test/platform/recorder-links/site-link-e2e.test.ts',
+];
+/**
+ * Slow files whose real timers race real processes (leases, live streams' idle stop, a cluster's
+ * nodes, a killed recorder, a deadline on an ended session): one at a time, after the others, as two
+ * of them side by side on two cores starved each other into failures. No browser among them: the
+ * run's one Chromium serves the slow-sqlite project.
+ */
+const TIMED = [
+  ...SLOW_ON_DB,
+  'test/platform/live-view/live-streams.test.ts',
+  'test/platform/live-view/live-stream-counts.test.ts',
+  'test/recorder/kill.test.ts',
+  'test/recorder/live/**/*.test.ts',
+  'test/cli/reset-password.test.ts',
+  'test/platform/recorder-links/site-link-e2e.test.ts',
 ];
 
 async function reachable(url: string): Promise<boolean> {
@@ -109,19 +125,20 @@ export default defineConfig(async () => {
         project({ name: 'unit', include: UNIT, isolate: false, env: sqlite }),
         api('api-sqlite', sqlite),
         ...(withPg ? [api('api-postgres', postgres)] : []),
-        // The slow files run after the others, one at a time: they keep real clocks against real processes
-        // (leases, ffmpeg, browsers), and files side by side on two cores starved each other into failures.
+        // The slow files after the others (groupOrder): two at a time, then the timed ones alone, one at a
+        // time, first on SQLite, then on PostgreSQL (CONTRIBUTING.md, Test).
         project({
           name: 'slow-sqlite',
           include: SLOW,
-          exclude: UNIT,
+          exclude: [...UNIT, ...TIMED],
           globalSetup: [builtCli, 'test/helpers/chromium-server.ts'],
           env: sqlite,
-          maxWorkers: 1,
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
         }),
+        project({ name: 'slow-timed-sqlite', include: TIMED, exclude: UNIT, globalSetup: [builtCli], env: sqlite, maxWorkers: 1, sequence: { groupOrder: 2 } }),
         ...(withPg
-          ? [project({ name: 'slow-postgres', include: SLOW_ON_DB, globalSetup: [builtCli], env: postgres, maxWorkers: 1, sequence: { groupOrder: 2 } })]
+          ? [project({ name: 'slow-postgres', include: SLOW_ON_DB, globalSetup: [builtCli], env: postgres, maxWorkers: 1, sequence: { groupOrder: 3 } })]
           : []),
       ],
     },

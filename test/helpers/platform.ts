@@ -2,7 +2,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { platformConfig } from '../../src/lib/config.js';
 import { buildPlatformApp } from '../../src/platform/app.js';
-import { hashPassword } from '../../src/lib/auth/passwords.js';
+import { Algorithm, hash } from '@node-rs/argon2';
 import { newId } from '../../src/lib/ids.js';
 import { DEFAULT_FEATURES } from '../../src/platform/users/create-user.js';
 import { normaliseEmail } from '../../src/platform/users/user-record.js';
@@ -34,13 +34,15 @@ export interface TestPlatform {
 
 let counter = 0;
 
-// Everyone the helper makes shares one password, hashed once per worker: argon2id takes tens of
-// milliseconds a hash by design and the suite makes thousands of people. Each still signs in through
-// the real route. (`createUser` and its checks have tests of their own.)
+// Everyone the helper makes shares one password, hashed once per worker, with light argon2id
+// parameters: the platform's (src/lib/auth/passwords.ts) take tens of milliseconds of CPU per sign-in
+// by design, and the suite signs thousands of people in. Each still signs in through the real route,
+// whose verify reads the parameters from the stored hash. (`createUser`, sign-in and the platform's
+// parameters have tests of their own: test/lib/auth/passwords.test.ts.)
 const PASSWORD = 'pw-person-secret';
 let passwordHash: Promise<string> | undefined;
 const hashOfPassword = () => {
-  passwordHash ??= hashPassword(PASSWORD);
+  passwordHash ??= hash(PASSWORD, { algorithm: Algorithm.Argon2id, memoryCost: 1024, timeCost: 1, parallelism: 1 });
   return passwordHash;
 };
 

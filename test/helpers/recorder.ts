@@ -8,6 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { recorderConfig, type RecorderConfig } from '../../src/recorder/config.js';
 import { openRecorderDb, type RecorderDb } from '../../src/recorder/db/recorder-db.js';
 import { buildRecorderApp } from '../../src/recorder/app.js';
+import { eventually as waitUntil } from './eventually.js';
 
 export interface TestRecorder {
   app: FastifyInstance;
@@ -79,13 +80,5 @@ export async function buildTestRecorder(env: Record<string, string> = {}): Promi
   };
 }
 
-/** Polls until `check` returns a value (not undefined/false), or fails after `ms`. */
-export async function eventually<T>(check: () => Promise<T | undefined | false>, ms = 20_000, what = 'condition'): Promise<T> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
+/** `eventually` (eventually.ts) with the deadline first, as the recorder's tests call it. */
+export const eventually = <T>(check: () => Promise<T | undefined | false>, ms = 20_000, what = 'condition'): Promise<T> => waitUntil(check, what, ms);

@@ -12,6 +12,7 @@ import { capConnectionsPerAddress, clientErrorHandler, deadlineOptions } from '.
 import { installNulGuard, installValidators, urlRefusal } from './validation.js';
 import { installRequestIdHeader, requestIdOptions } from './request-id.js';
 import { installMetrics } from './metrics.js';
+import { buildSharedSerializer } from './compiled-schemas.js';
 
 export interface BaseAppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -42,6 +43,8 @@ export function createBaseApp(opts: BaseAppOptions): FastifyInstance {
     forceCloseConnections: opts.forceCloseConnections ? true : 'idle',
     // Ids in paths are short; anything longer is a mistake or an attack.
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
+    // Response serializers compiled once per process, not once per app (compiled-schemas.ts).
+    schemaController: { compilersFactory: { buildSerializer: buildSharedSerializer } },
   }).withTypeProvider<TypeBoxTypeProvider>();
   // First, so that its onRoute hook sees every route (docs/deploy.md, Metrics).
   const metrics = installMetrics(app, opts.metrics ?? metricsConfig());

@@ -4,6 +4,7 @@ import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.js';
+import { byContent } from './compiled-schemas.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -14,10 +15,16 @@ function makeAjv(coerce: boolean): Ajv {
   return ajv;
 }
 
+// One pair per process, each schema compiled once (compiled-schemas.ts).
+const strict = makeAjv(false);
+const lenient = makeAjv(true);
+const validators = byContent<ReturnType<Ajv['compile']>>();
+
 export function installValidators(app: FastifyInstance): void {
-  const strict = makeAjv(false);
-  const lenient = makeAjv(true);
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? strict : lenient).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => {
+    const ajv = httpPart === 'body' ? strict : lenient;
+    return validators([ajv === strict, schema], () => ajv.compile(schema));
+  });
 }
 
 // PostgreSQL text cannot hold a NUL character and no field of ours needs one: refuse it up front,

@@ -15,7 +15,8 @@ import { liveLease } from '../../../src/platform/live-view/live-view-service.js'
 import { buildPeerNode, type TestNode } from '../../helpers/cluster.js';
 import { testDialect } from '../../helpers/db.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
-import { eventually, play, probeFile, processesWith, scratchDir, uris } from './media-helpers.js';
+import { play, probeFile, processesWith, scratchDir, uris } from './media-helpers.js';
+import { eventually } from '../../helpers/eventually.js';
 
 describe.skipIf(testDialect() !== 'postgres')('live view on two nodes (PostgreSQL)', () => {
   let tp: TestPlatform;

@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
-import { decodes, eventually, play, probeFile, processesWith, scratchDir, startRtspRig, type RtspRig } from './media-helpers.js';
+import { decodes, play, probeFile, processesWith, scratchDir, startRtspRig, type RtspRig } from './media-helpers.js';
+import { eventually } from '../../helpers/eventually.js';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 /** The fake cameras listen on 127.0.0.1: opted in as a site's LAN would be (docs/security.md, Outbound connections). */

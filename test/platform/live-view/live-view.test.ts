@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_AUDIENCE } from '../../../src/platform/live-view/media-tokens.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { checkEndpointAccess, type EndpointSpec } from '../../helpers/access.js';
-import { decodes, eventually, play, probeFile, processesWith, scratchDir, uris } from './media-helpers.js';
+import { decodes, play, probeFile, processesWith, scratchDir, uris } from './media-helpers.js';
+import { eventually } from '../../helpers/eventually.js';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
 /** The fake cameras listen on 127.0.0.1: opted in as a site's LAN would be (docs/security.md, Outbound connections). */

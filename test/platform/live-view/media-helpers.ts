@@ -10,19 +10,9 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
+import { eventually } from '../../helpers/eventually.js';
 
 const run = promisify(execFile);
-
-/** Polls `check` until it returns a value (not undefined/false) or the deadline passes. */
-export async function eventually<T>(check: () => Promise<T | undefined | false> | T | undefined | false, what: string, ms = 30_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 /** URI lines of a playlist (not tags, not blank). */
 export const uris = (playlist: string) =>
