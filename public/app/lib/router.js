@@ -28,6 +28,3 @@ export function useRoute() {
 }
 
 export const href = (...parts) => `#/${parts.map((p) => encodeURIComponent(p)).join('/')}`;
-const go = (...parts) => {
-  location.hash = href(...parts).slice(1);
-};

@@ -62,15 +62,15 @@ export type FrameSchedule = Static<typeof FrameSchedule>;
 // Recorder → platform
 
 /** First message after connecting, and again whenever the shared devices change. */
-export const Devices = Type.Object({
+const Devices = Type.Object({
   type: Type.Literal('devices'),
   recorder_version: Type.String({ maxLength: 50 }),
   devices: Type.Array(SharedDevice, { maxItems: 500 }),
 });
 /** A cloud frame (binary, the payload is the JPEG), owed since `taken_at`; acknowledged by `seq`. */
-export const Frame = Type.Object({ type: Type.Literal('frame'), seq: Seq, device_id: Id, taken_at: Time });
+const Frame = Type.Object({ type: Type.Literal('frame'), seq: Seq, device_id: Id, taken_at: Time });
 /** A recorder event of a device; number-plate reads carry kind `plate` and `plate` in data. */
-export const DeviceEvent = Type.Object({
+const DeviceEvent = Type.Object({
   type: Type.Literal('event'),
   seq: Seq,
   device_id: Id,
@@ -79,15 +79,15 @@ export const DeviceEvent = Type.Object({
   data: Type.Record(Type.String(), Type.Unknown()),
 });
 /** The answer to a request (binary when it carries a body); status follows HTTP. */
-export const Reply = Type.Object({
+const Reply = Type.Object({
   type: Type.Literal('reply'),
   req: Type.Integer({ minimum: 1 }),
   status: Type.Integer({ minimum: 100, maximum: 599 }),
   content_type: Type.Optional(Type.String({ maxLength: 100 })),
   message: Type.Optional(Type.String({ maxLength: 500 })),
 });
-export const Ping = Type.Object({ type: Type.Literal('ping'), at: Time });
-export const Pong = Type.Object({ type: Type.Literal('pong'), at: Time });
+const Ping = Type.Object({ type: Type.Literal('ping'), at: Time });
+const Pong = Type.Object({ type: Type.Literal('pong'), at: Time });
 
 export const FromRecorder = Type.Union([Devices, Frame, DeviceEvent, Reply, Ping, Pong]);
 export type FromRecorder = Static<typeof FromRecorder>;
@@ -95,16 +95,16 @@ export type FromRecorder = Static<typeof FromRecorder>;
 // Platform → recorder
 
 /** First message from the platform: which link and project this is. */
-export const Welcome = Type.Object({ type: Type.Literal('welcome'), link_id: Id, project_exid: Id });
+const Welcome = Type.Object({ type: Type.Literal('welcome'), link_id: Id, project_exid: Id });
 /** Everything up to and including `seq` is stored; the recorder may forget it. */
-export const Ack = Type.Object({ type: Type.Literal('ack'), seq: Seq });
+const Ack = Type.Object({ type: Type.Literal('ack'), seq: Seq });
 /** The cloud-frame schedules of every shared device, sent on connect and whenever they change. */
-export const Schedules = Type.Object({ type: Type.Literal('schedules'), schedules: Type.Array(FrameSchedule, { maxItems: 500 }) });
+const Schedules = Type.Object({ type: Type.Literal('schedules'), schedules: Type.Array(FrameSchedule, { maxItems: 500 }) });
 /**
  * Asks the recorder for something of a device: `snapshot` (a JPEG from the live stream),
  * `live_playlist` (the live HLS playlist; asking starts the live stream) or `live_segment` (`name`).
  */
-export const Request = Type.Object({
+const Request = Type.Object({
   type: Type.Literal('request'),
   req: Type.Integer({ minimum: 1 }),
   what: Type.Union([Type.Literal('snapshot'), Type.Literal('live_playlist'), Type.Literal('live_segment')]),
