@@ -23,7 +23,7 @@ const RECORDER_PORT = 4000;
 let token = '';
 let projectExid = '';
 
-async function until<T>(what: string, fn: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
+async function until<T>(what: string | (() => string), fn: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
   const end = Date.now() + ms;
   let last: unknown;
   for (;;) {
@@ -33,7 +33,7 @@ async function until<T>(what: string, fn: () => Promise<T | undefined | null | f
     } catch (err) {
       last = err;
     }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > end) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}${last ? `: ${String(last)}` : ''}`);
     await new Promise((r) => setTimeout(r, 250));
   }
 }
@@ -110,7 +110,19 @@ describe.skipIf(!canRun)('the site link across hosts', () => {
       const linked = await siteCli(['recorder', 'link', '--platform', platform.url, '--code', link.json.pairing_code, '--data-dir', siteDir]);
       expect(linked.status, linked.out).toBe(0);
 
-      const admin = await siteCli(['recorder', 'users', 'create', '--email', 'admin@site', '--password', 'password-123', '--role', 'admin', '--data-dir', siteDir]);
+      const admin = await siteCli([
+        'recorder',
+        'users',
+        'create',
+        '--email',
+        'admin@site.example',
+        '--password',
+        'password-123',
+        '--role',
+        'admin',
+        '--data-dir',
+        siteDir,
+      ]);
       expect(admin.status, admin.out).toBe(0);
       const media = join(siteDir, 'recorder', 'media');
       mkdirSync(media, { recursive: true });
@@ -124,7 +136,7 @@ describe.skipIf(!canRun)('the site link across hosts', () => {
       recorder.stderr?.on('data', (d) => (recorderOut += d));
       await until('the recorder to listen', async () => recorderOut.includes('recorder listening'), SLOW);
 
-      const signIn = await recorderApi('POST', '/api/users/login', { username: 'admin@site', password: 'password-123' });
+      const signIn = await recorderApi('POST', '/api/users/login', { username: 'admin@site.example', password: 'password-123' });
       const bearer = signIn.json.access_token as string;
       const device = await recorderApi('POST', '/api/devices', { name: 'Crane cam', type: 'file', stream_config: { path: video } }, bearer);
       expect(device.status, JSON.stringify(device.json)).toBe(201);
@@ -140,25 +152,42 @@ describe.skipIf(!canRun)('the site link across hosts', () => {
       // Cloud recording at 12 frames a minute: frames arrive in the platform's index.
       const rec = await api('PUT', `/v2/cameras/${camera.exid}/cloud-recordings`, { status: 'on', frequency: 12 });
       expect(rec.status, rec.text).toBeLessThan(300);
-      await until('two frames in the index', async () => {
-        const frames = await api('GET', `/v2/cameras/${camera.exid}/recordings/snapshots`);
-        const list = (Array.isArray(frames.json) ? frames.json : (frames.json?.snapshots ?? [])) as unknown[];
-        return list.length >= 2;
-      }, 90_000);
+      await until(
+        () => `two frames in the index (recorder said: ${recorderOut.slice(-2500)}; platform said: ${platform.output().slice(-2500)})`,
+        async () => {
+          const frames = await api('GET', `/v2/cameras/${camera.exid}/recordings/snapshots`);
+          const list = (frames.json?.data ?? []) as unknown[];
+          return list.length >= 2;
+        },
+        90_000,
+      );
 
       // Live view through the link plays in ffmpeg.
       const master = `${platform.url}/v2/cameras/${camera.exid}/hls`;
-      execFileSync('ffmpeg', ['-v', 'error', '-headers', `Authorization: Bearer ${token}\r\n`, '-i', master, '-t', '2', '-f', 'null', '-'], { timeout: 60_000 });
+      execFileSync('ffmpeg', ['-v', 'error', '-headers', `Authorization: Bearer ${token}\r\n`, '-i', master, '-t', '2', '-f', 'null', '-'], {
+        timeout: 60_000,
+      });
 
       // A media-hub clip of the recorded frames renders.
       const from = new Date(Date.now() - 10 * 60_000).toISOString();
       const to = new Date(Date.now() + 60_000).toISOString();
-      const clip = await api('POST', `/v2/projects/${projectExid}/media-hub/clips`, { title: 'Site', camera_exid: camera.exid, from_date: from, to_date: to, fps: 2, width: 160 });
+      const clip = await api('POST', `/v2/projects/${projectExid}/media-hub/clips`, {
+        title: 'Site',
+        camera_exid: camera.exid,
+        from_date: from,
+        to_date: to,
+        fps: 2,
+        width: 160,
+      });
       expect(clip.status, clip.text).toBe(201);
-      const item = await until('the clip to render', async () => {
-        const got = await api('GET', `/v2/projects/${projectExid}/media-hub/${clip.json.id}`);
-        return ['completed', 'failed'].includes(got.json?.status) ? got.json : null;
-      }, 90_000);
+      const item = await until(
+        'the clip to render',
+        async () => {
+          const got = await api('GET', `/v2/projects/${projectExid}/media-hub/${clip.json.id}`);
+          return ['completed', 'failed'].includes(got.json?.status) ? got.json : null;
+        },
+        90_000,
+      );
       expect(item.status, item.error).toBe('completed');
 
       // Every TCP connection in the namespace is the recorder's own, going out to the platform; a
@@ -183,10 +212,14 @@ describe.skipIf(!canRun)('the site link across hosts', () => {
       // Revoking reaches the recorder.
       const revoked = await api('DELETE', `/v2/projects/${projectExid}/recorder-links/${link.json.id}`);
       expect(revoked.status).toBe(204);
-      await until('the recorder to see the link revoked', async () => {
-        const state = await recorderApi('GET', '/api/link', undefined, bearer);
-        return JSON.stringify(state.json).includes('revoked');
-      }, 30_000);
+      await until(
+        'the recorder to see the link revoked',
+        async () => {
+          const state = await recorderApi('GET', '/api/link', undefined, bearer);
+          return JSON.stringify(state.json).includes('revoked');
+        },
+        30_000,
+      );
     },
     SLOW * 2,
   );
