@@ -34,3 +34,10 @@ function check({ error, results }: MigrationResultSet): string[] {
   }
   return (results ?? []).map((r) => r.migrationName);
 }
+
+/** The migrations not yet applied to the database (a real query: it fails when the database is out of reach). */
+export async function pendingMigrations(db: Db<any>, migrations: Record<string, Migration>): Promise<string[]> {
+  const migrator = new Migrator({ db: db.kysely, provider: new StaticProvider(migrations), ...inSchema(db) });
+  const all = await migrator.getMigrations();
+  return all.filter((m) => !m.executedAt).map((m) => m.name);
+}
