@@ -28,6 +28,8 @@ export interface InvalidationBusOptions {
   registry: CacheRegistry;
   /** Where the listening session connects (the database's connection string). */
   connectionString: string;
+  /** The session's `application_name`, so operators find it in pg_stat_activity. */
+  applicationName?: string;
   /** The channel, from `cacheChannel`: database-wide, so it names the schema. */
   channel: string;
   /** Sends one message: `select pg_notify(channel, payload)` through the app's pool. */
@@ -127,7 +129,12 @@ export class InvalidationBus {
   private async connect(): Promise<void> {
     if (this.closed) return;
     // keepAlive: a session cut by the network (no FIN) is noticed, not listened on forever.
-    const client = new pg.Client({ connectionString: this.opts.connectionString, keepAlive: true, connectionTimeoutMillis: 10_000 });
+    const client = new pg.Client({
+      connectionString: this.opts.connectionString,
+      ...(this.opts.applicationName ? { application_name: this.opts.applicationName } : {}),
+      keepAlive: true,
+      connectionTimeoutMillis: 10_000,
+    });
     this.client = client;
     let lost = false;
     const onLost = (err?: Error) => {

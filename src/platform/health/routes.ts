@@ -3,7 +3,6 @@ import { publicRoute } from '../access/index.js';
 import { defineRoutes } from '../plugins/feature.js';
 import { ApiError } from '../../lib/errors.js';
 import { pendingMigrations } from '../../lib/db/migrate.js';
-import { isDatabaseUnreachable } from '../../lib/db/unreachable.js';
 import { PLATFORM_MIGRATIONS } from '../db/platform-migrations.js';
 
 /** The one answer of `GET /health`; never changed (the serializer only reads it). */
@@ -42,13 +41,8 @@ export const healthRoutes = defineRoutes('health-routes', ['signer', 'db'], asyn
       },
     },
     async () => {
-      let pending: string[];
-      try {
-        pending = await pendingMigrations(db, PLATFORM_MIGRATIONS);
-      } catch (err) {
-        if (!isDatabaseUnreachable(err)) throw err;
-        throw new ApiError('SERVICE_UNAVAILABLE', 'The database cannot be reached; try again shortly');
-      }
+      // An unreachable or full database fails this query: the error handler answers 503 with Retry-After.
+      const pending = await pendingMigrations(db, PLATFORM_MIGRATIONS);
       if (pending.length > 0)
         throw new ApiError('SERVICE_UNAVAILABLE', `The database lacks ${pending.length} migration(s) of this version; run overlook migrate`);
       return READY;
