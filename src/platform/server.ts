@@ -5,6 +5,7 @@ import { loggerOptions } from '../lib/logger.js';
 import type { Endpoint } from '../lib/net/outbound-guard.js';
 import { openDb, platformDbOptions } from '../lib/db/index.js';
 import { migrateToLatest } from '../lib/db/migrate.js';
+import { withDatabaseWait } from '../lib/db/wait-for-database.js';
 import type { PlatformDatabase, PlatformDb } from './database.js';
 import { PLATFORM_MIGRATIONS } from './db/platform-migrations.js';
 import { buildPlatformApp } from './app.js';
@@ -26,7 +27,10 @@ export async function startPlatform(flags: ServeFlags, env: Env = processEnv(), 
   const base = platformConfig(flags, env, address);
   const config: PlatformConfig = { ...base, outbound: { ...base.outbound, own: [...base.outbound.own, ...companions] } };
   const db = openDb<PlatformDatabase>(platformDbOptions(config));
-  await migrateToLatest(db, PLATFORM_MIGRATIONS);
+  await withDatabaseWait(() => migrateToLatest(db, PLATFORM_MIGRATIONS), {
+    waitSeconds: config.db.startWaitSeconds,
+    log: (message) => process.stderr.write(`overlook: ${message}\n`),
+  });
   const app = await buildPlatformApp({ config, db, logger: loggerOptions(config.logLevel) });
   await app.listen({ host: address.host, port: address.port });
   // The OpenAPI document (some 260 operations) is generated once, on first use: do it now, so the first

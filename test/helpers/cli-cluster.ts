@@ -190,9 +190,9 @@ export interface Balancer {
 }
 
 /**
- * HAProxy on a loopback port in front of `nodes`: round-robin, `option httpchk GET /health` every
+ * HAProxy on a loopback port in front of `nodes`: round-robin, `option httpchk GET /ready` every
  * 300 ms (down after 2 failed checks), short timeouts; a failed connection, and a read that got no
- * answer (its node died), are retried on another node (docs/deploy.md, Behind a load balancer).
+ * answer (its node died) or a 503 (its node is closing), are retried on another node (docs/deploy.md, Behind a load balancer).
  * Resolves once every node is checked up.
  */
 export async function startBalancer(nodes: Pick<CliNode, 'index' | 'port'>[]): Promise<Balancer> {
@@ -214,14 +214,14 @@ export async function startBalancer(nodes: Pick<CliNode, 'index' | 'port'>[]): P
       '  timeout check 1s',
       '  retries 2',
       '  option redispatch 1',
-      '  retry-on conn-failure empty-response',
+      '  retry-on conn-failure empty-response 503',
       'frontend api',
       `  bind 127.0.0.1:${port}`,
       '  default_backend nodes',
       'backend nodes',
       '  balance roundrobin',
       '  http-request disable-l7-retry unless METH_GET',
-      '  option httpchk GET /health',
+      '  option httpchk GET /ready',
       '  http-check expect status 200',
       '  default-server inter 300ms fall 2 rise 2',
       ...nodes.map((n) => `  server n${n.index} 127.0.0.1:${n.port} check`),

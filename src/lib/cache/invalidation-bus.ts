@@ -28,6 +28,8 @@ export interface InvalidationBusOptions {
   registry: CacheRegistry;
   /** Where the listening session connects (the database's connection string). */
   connectionString: string;
+  /** The session's `application_name`, so operators find it in pg_stat_activity. */
+  applicationName?: string;
   /** The channel, from `cacheChannel`: database-wide, so it names the schema. */
   channel: string;
   /** Sends one message: `select pg_notify(channel, payload)` through the app's pool. */
@@ -35,7 +37,15 @@ export interface InvalidationBusOptions {
   log: BusLog;
   /** Back-off between reconnection attempts: starts at `min`, doubles up to `max`. */
   retryMs?: { min: number; max: number };
+  /**
+   * A query on the listening session every `everyMs`; no answer within `timeoutMs` means the session
+   * hangs (a stalled backend, a half-open connection) and is dropped like a lost one.
+   */
+  heartbeat?: { everyMs: number; timeoutMs: number };
 }
+
+/** A hung session is noticed within 1.5 s (docs/deploy.md, Cache invalidation across nodes). */
+const HEARTBEAT = { everyMs: 500, timeoutMs: 1000 };
 
 /** The channel of the nodes sharing a database schema (NOTIFY channels are database-wide; identifiers end at 63 bytes). */
 export function cacheChannel(pgSchema?: string): string {
@@ -127,12 +137,19 @@ export class InvalidationBus {
   private async connect(): Promise<void> {
     if (this.closed) return;
     // keepAlive: a session cut by the network (no FIN) is noticed, not listened on forever.
-    const client = new pg.Client({ connectionString: this.opts.connectionString, keepAlive: true, connectionTimeoutMillis: 10_000 });
+    const client = new pg.Client({
+      connectionString: this.opts.connectionString,
+      ...(this.opts.applicationName ? { application_name: this.opts.applicationName } : {}),
+      keepAlive: true,
+      connectionTimeoutMillis: 10_000,
+    });
     this.client = client;
     let lost = false;
+    let beat: NodeJS.Timeout | undefined;
     const onLost = (err?: Error) => {
       if (lost) return;
       lost = true;
+      clearInterval(beat);
       if (this.client === client) this.client = null;
       client.end().catch(() => {});
       if (this.closed) return;
@@ -155,6 +172,28 @@ export class InvalidationBus {
       return;
     }
     if (lost || this.closed) return;
+    const { everyMs, timeoutMs } = this.opts.heartbeat ?? HEARTBEAT;
+    let beating = false;
+    beat = setInterval(() => {
+      if (beating) return;
+      beating = true;
+      const deadline = setTimeout(() => {
+        // Nothing said on this session can be trusted to arrive: forget now, not only once reconnected.
+        this.opts.registry.forgetAll();
+        onLost(new Error(`no answer to the heartbeat within ${timeoutMs} ms`));
+      }, timeoutMs);
+      client
+        .query('select 1')
+        .then(
+          () => {},
+          (err: Error) => onLost(err),
+        )
+        .finally(() => {
+          clearTimeout(deadline);
+          beating = false;
+        });
+    }, everyMs);
+    beat.unref();
     this.delay = this.retryRange.min;
     // Whatever changed while nobody listened was not heard: start afresh from the database.
     this.opts.registry.forgetAll();

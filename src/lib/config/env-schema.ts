@@ -110,6 +110,24 @@ const Messages = {
 const Platform = {
   OVERLOOK_PORT: port('platform', 'the main API'),
   DATABASE_URL: Type.Optional(nonEmpty('PostgreSQL connection string', { defaultText: 'embedded SQLite in the data directory' })),
+  OVERLOOK_DB_POOL_SIZE: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 10,
+    description: 'PostgreSQL: connections of the query pool of one node (the listener holds one more; docs/deploy.md, Connections)',
+  }),
+  OVERLOOK_DB_LISTEN_URL: Type.Optional(
+    nonEmpty('PostgreSQL: connection string of the LISTEN session, direct or through a session-mode pooler (docs/deploy.md, Connections)', {
+      defaultText: 'DATABASE_URL',
+    }),
+  ),
+  OVERLOOK_DB_APPLICATION_NAME: nonEmpty("PostgreSQL: `application_name` of the pool's connections; the listener adds `-listen`", { default: 'overlook' }),
+  OVERLOOK_DB_START_WAIT_SECONDS: Type.Number({
+    minimum: 0,
+    maximum: 86_400,
+    default: 60,
+    description: 'At start, how long to wait for an unreachable database, retrying, before giving up; 0: give up at once',
+  }),
   OVERLOOK_SESSION_DAYS: positive(14, 'Lifetime of a sign-in (JWT and session), in days'),
   OVERLOOK_BODY_LIMIT: positive(1024 * 1024, 'Largest request body, in bytes'),
   OVERLOOK_SETTINGS_IMAGE_MAX_BYTES: positive(2 * 1024 * 1024, 'Largest project logo or thumbnail upload, in bytes'),

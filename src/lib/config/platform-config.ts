@@ -22,6 +22,8 @@ export interface PlatformConfig {
   trustProxy: boolean;
   /** PostgreSQL connection string; unset means embedded SQLite in the data dir. */
   databaseUrl?: string;
+  /** PostgreSQL sizing and start-up (docs/deploy.md, Connections). */
+  db: { poolSize: number; listenUrl?: string; applicationName: string; startWaitSeconds: number };
   /** Lifetime of a sign-in (JWT and its session), in days. */
   sessionDays: number;
   /** Largest accepted request body, in bytes. */
@@ -119,6 +121,12 @@ export function platformConfig(flags: { dataDir?: string } = {}, env: Env = proc
     logLevel: e.OVERLOOK_LOG_LEVEL,
     trustProxy: e.OVERLOOK_TRUST_PROXY === '1',
     databaseUrl: e.DATABASE_URL,
+    db: {
+      poolSize: e.OVERLOOK_DB_POOL_SIZE,
+      listenUrl: e.OVERLOOK_DB_LISTEN_URL,
+      applicationName: e.OVERLOOK_DB_APPLICATION_NAME,
+      startWaitSeconds: e.OVERLOOK_DB_START_WAIT_SECONDS,
+    },
     sessionDays: e.OVERLOOK_SESSION_DAYS,
     bodyLimit: e.OVERLOOK_BODY_LIMIT,
     httpLimits: httpLimits(env),

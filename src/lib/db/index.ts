@@ -15,6 +15,8 @@ export interface Db<S> {
   pgSchema?: string;
   /** PostgreSQL only: the connection string, for a session of its own outside the pool (LISTEN). */
   databaseUrl?: string;
+  /** PostgreSQL only: the `application_name` the LISTEN session gives itself. */
+  listenApplicationName?: string;
   /** PostgreSQL only: the pool under `kysely`, for a library that takes a pg pool (the sign-in throttle's store). */
   pool?: pg.Pool;
   close(): Promise<void>;
@@ -28,6 +30,10 @@ export interface DbOptions {
   sqliteFile?: string;
   /** Pool size for PostgreSQL. */
   poolSize?: number;
+  /** PostgreSQL only: the `application_name` of the pool's connections (seen in pg_stat_activity). */
+  applicationName?: string;
+  /** PostgreSQL only: where the LISTEN session connects, when not to `databaseUrl` (a pooler in transaction mode cannot carry it). */
+  listenUrl?: string;
   /**
    * PostgreSQL only: hears a pooled connection's failure (the server restarted or ended the session).
    * The connection is dropped and a new one opened on the next query; the default writes a line to stderr.
@@ -45,6 +51,7 @@ export function openDb<S>(opts: DbOptions): Db<S> {
     const pool = new pg.Pool({
       connectionString: opts.databaseUrl,
       max: opts.poolSize ?? 10,
+      ...(opts.applicationName ? { application_name: opts.applicationName } : {}),
       ...(opts.pgSchema ? { options: `-c search_path=${opts.pgSchema}` } : {}),
     });
     // Without a listener, an 'error' event of the pool (an idle connection lost) or of a client (lost
@@ -53,7 +60,15 @@ export function openDb<S>(opts: DbOptions): Db<S> {
     pool.on('connect', (client) => client.on('error', onError));
     pool.on('error', () => {}); // an idle connection's failure: heard by that client's own listener above
     const kysely = new Kysely<S>({ dialect: new PostgresDialect({ pool }) });
-    return { kysely, dialect: 'postgres', pgSchema: opts.pgSchema, databaseUrl: opts.databaseUrl, pool, close: () => kysely.destroy() };
+    return {
+      kysely,
+      dialect: 'postgres',
+      pgSchema: opts.pgSchema,
+      databaseUrl: opts.listenUrl ?? opts.databaseUrl,
+      ...(opts.applicationName ? { listenApplicationName: `${opts.applicationName}-listen` } : {}),
+      pool,
+      close: () => kysely.destroy(),
+    };
   }
   const file = opts.sqliteFile ?? ':memory:';
   const onDisk = file !== ':memory:' && file !== '' && !file.startsWith('file:');
@@ -95,8 +110,13 @@ function withStatementCache(sqlite: SQLite.Database, limit = 500): SqliteDatabas
   };
 }
 
-export function platformDbOptions(cfg: { dataDir: string; databaseUrl?: string }): DbOptions {
-  return cfg.databaseUrl ? { databaseUrl: cfg.databaseUrl } : { sqliteFile: join(cfg.dataDir, 'overlook.sqlite') };
+export function platformDbOptions(cfg: {
+  dataDir: string;
+  databaseUrl?: string;
+  db?: { poolSize: number; listenUrl?: string; applicationName: string };
+}): DbOptions {
+  if (!cfg.databaseUrl) return { sqliteFile: join(cfg.dataDir, 'overlook.sqlite') };
+  return { databaseUrl: cfg.databaseUrl, poolSize: cfg.db?.poolSize, listenUrl: cfg.db?.listenUrl, applicationName: cfg.db?.applicationName };
 }
 
 /** Current time as the ISO-8601 text every timestamp column holds (sorts as text on both databases). */

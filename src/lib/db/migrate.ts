@@ -1,6 +1,7 @@
 // Applies a database's migrations (the platform's or the recorder's, each passed in) to the latest version.
 import { Migrator, sql, type Migration, type MigrationProvider, type MigrationResultSet } from 'kysely';
 import type { Db } from './index.js';
+import { isDatabaseUnreachable } from './unreachable.js';
 /* eslint-disable @typescript-eslint/no-explicit-any -- migrations run on any schema's database */
 
 class StaticProvider implements MigrationProvider {
@@ -28,9 +29,18 @@ export async function migrateDownAll(db: Db<any>, migrations: Record<string, Mig
 
 function check({ error, results }: MigrationResultSet): string[] {
   const failed = results?.find((r) => r.status === 'Error');
+  // An unreachable database is passed on as the driver said it, so a caller can wait and retry.
+  if (error && isDatabaseUnreachable(error)) throw error;
   if (error) {
     const what = failed ? ` (${failed.migrationName})` : '';
     throw new Error(`migration failed${what}: ${error instanceof Error ? error.message : String(error)}`);
   }
   return (results ?? []).map((r) => r.migrationName);
+}
+
+/** The migrations not yet applied to the database (a real query: it fails when the database is out of reach). */
+export async function pendingMigrations(db: Db<any>, migrations: Record<string, Migration>): Promise<string[]> {
+  const migrator = new Migrator({ db: db.kysely, provider: new StaticProvider(migrations), ...inSchema(db) });
+  const all = await migrator.getMigrations();
+  return all.filter((m) => !m.executedAt).map((m) => m.name);
 }

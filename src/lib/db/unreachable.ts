@@ -23,6 +23,11 @@ function unreachable(err: { code?: unknown; message?: unknown }): boolean {
   return DRIVER_MESSAGES.some((m) => m.test(message));
 }
 
+/** True when PostgreSQL refused a connection because it holds as many as it allows (too many clients). */
+export function isDatabaseFull(error: unknown): boolean {
+  return !!error && typeof error === 'object' && (error as { code?: unknown }).code === '53300';
+}
+
 /**
  * True for an error, as the pg driver throws it, that says the database is out of reach (an
  * AggregateError of connection attempts included). Wrapped errors (`cause`) are not looked into: an

@@ -13,6 +13,7 @@ import { installNulGuard, installValidators, urlRefusal } from './validation.js'
 import { installRequestIdHeader, requestIdOptions } from './request-id.js';
 import { installMetrics } from './metrics.js';
 import { buildSharedSerializer } from './compiled-schemas.js';
+import { installDraining } from './draining.js';
 
 export interface BaseAppOptions {
   logger?: FastifyServerOptions['logger'];
@@ -41,6 +42,8 @@ export function createBaseApp(opts: BaseAppOptions): FastifyInstance {
     bodyLimit: opts.bodyLimit,
     trustProxy: opts.trustProxy ?? false,
     forceCloseConnections: opts.forceCloseConnections ? true : 'idle',
+    // Requests arriving while the app closes get our own 503 (draining.ts), not Fastify's bare one.
+    return503OnClosing: false,
     // Ids in paths are short; anything longer is a mistake or an attack.
     routerOptions: { maxParamLength: 200, ignoreTrailingSlash: true },
     // Response serializers compiled once per process, not once per app (compiled-schemas.ts).
@@ -50,6 +53,7 @@ export function createBaseApp(opts: BaseAppOptions): FastifyInstance {
   const metrics = installMetrics(app, opts.metrics ?? metricsConfig());
   // The request id header and the address half of the NUL guard, in one hook.
   installRequestIdHeader(app, urlRefusal);
+  installDraining(app);
   capConnectionsPerAddress(app, limits.maxConnectionsPerAddress);
   installCors(app, opts.corsOrigins ?? []);
   installErrorHandling(app, metrics ? (req, reply) => metrics.unmatched(req.method, reply.elapsedTime) : undefined);

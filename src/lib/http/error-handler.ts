@@ -2,7 +2,7 @@
 // framework errors mapped to our codes, and internal detail kept in the logs (a log id goes to the client).
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode } from '../errors.js';
-import { isDatabaseUnreachable } from '../db/unreachable.js';
+import { isDatabaseFull, isDatabaseUnreachable } from '../db/unreachable.js';
 
 /** Seconds a client is asked to wait after a 503 that names no other wait, such as the database out of reach (docs/deploy.md). */
 const DATABASE_RETRY_AFTER_S = 2;
@@ -71,6 +71,13 @@ function toApiError(error: unknown, request: FastifyRequest): ApiError {
               ? 'TOO_MANY_REQUESTS'
               : 'BAD_REQUEST';
     return new ApiError(code, err.message || 'Bad request');
+  }
+  if (isDatabaseFull(err)) {
+    // Not an outage: the database is up but every connection it allows is taken (docs/deploy.md, Connections).
+    request.log.warn({ err, reqId: request.id }, 'database refused a connection: too many clients (max_connections or a connection limit)');
+    return new ApiError('SERVICE_UNAVAILABLE', 'The database has no free connection for this node (too many clients); try again shortly', {
+      headers: { 'retry-after': String(DATABASE_RETRY_AFTER_S) },
+    });
   }
   if (isDatabaseUnreachable(err)) {
     request.log.warn({ err, reqId: request.id }, 'database unreachable');

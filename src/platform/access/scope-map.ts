@@ -59,7 +59,7 @@ export function scopeMap(routes: readonly RegisteredRoute[]): ScopeMapEntry[] {
 /** The Markdown table of docs/access-model.md. */
 export function renderScopeTable(entries: readonly ScopeMapEntry[]): string {
   const rows = entries
-    .filter((e) => e.path.startsWith('/v2') || e.path.startsWith('/.well-known') || e.path === '/health')
+    .filter((e) => e.path.startsWith('/v2') || e.path.startsWith('/.well-known') || e.path === '/health' || e.path === '/ready')
     .map((e) => {
       const who = { public: 'anyone', people: 'people only (closed to keys)', scoped: 'people and keys', token: `${e.token} token only (closed to keys)` }[
         e.access

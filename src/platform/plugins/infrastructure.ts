@@ -50,6 +50,7 @@ export const infrastructure = fp<InfrastructureOptions>(
       const bus = new InvalidationBus({
         registry: caches,
         connectionString: db.databaseUrl,
+        applicationName: db.listenApplicationName,
         channel: cacheChannel(db.pgSchema),
         publish: async (channel, payload) => {
           await sql`select pg_notify(${channel}, ${payload})`.execute(db.kysely);
