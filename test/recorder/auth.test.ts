@@ -128,9 +128,9 @@ describe('route declarations', () => {
     const doc = (await r.app.inject({ method: 'GET', url: '/api/openapi.json' })).json();
     const paths = Object.keys(doc.paths);
     expect(paths.every((p) => p.startsWith('/api/'))).toBe(true);
-    // Twenty-one documented paths (docs/recorder.md), the ones ExNVR users know plus what its users asked
-    // for, and the link to a platform.
-    // The WebRTC live view (WHEP, a standard protocol) and /health are served but not in the document.
+    // Twenty documented paths (docs/recorder.md), the ones ExNVR users know plus what its users asked for.
+    // The WebRTC live view (WHEP, a standard protocol), the link to a platform and /health are served
+    // but not in the document.
     expect(paths.sort()).toEqual(
       [
         '/api/users/login',
@@ -153,7 +153,6 @@ describe('route declarations', () => {
         '/api/events',
         '/api/events/lpr',
         '/api/system/status',
-        '/api/link',
       ].sort(),
     );
     expect(Object.keys(doc.paths['/api/users/login'])).toEqual(expect.arrayContaining(['post', 'delete']));

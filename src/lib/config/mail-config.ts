@@ -21,5 +21,14 @@ export function mailConfig(env: PlatformEnvValues, publicUrl: string): MailConfi
     }
     if ((u.protocol !== 'smtp:' && u.protocol !== 'smtps:') || !u.hostname) throw new Error('OVERLOOK_SMTP_URL must be smtp://host:port or smtps://host:port');
   }
-  return { smtpUrl, from: env.OVERLOOK_MAIL_FROM ?? `Overlook <overlook@${new URL(publicUrl).hostname}>` };
+  return { smtpUrl, from: env.OVERLOOK_MAIL_FROM ?? `Overlook <overlook@${hostOf(publicUrl)}>` };
+}
+
+/** The public URL's host for the default sender address; `localhost` when the URL is empty or not one. */
+function hostOf(publicUrl: string): string {
+  try {
+    return new URL(publicUrl).hostname || 'localhost';
+  } catch {
+    return 'localhost';
+  }
 }

@@ -217,7 +217,22 @@ export class CamerasService {
       updated_at: at,
     };
     if (status !== 'offline') set.last_online_at = at;
-    await repo.updateCamera(this.db, row.id, set);
+    await inTransaction(this.db, async (tx) => {
+      await repo.updateCamera(tx, row.id, set);
+      // Told to integrations and e-mail like a health check's change (docs/notifications.md).
+      await this.outbox.record(tx, {
+        type: 'camera.status_changed',
+        projectExid: row.project_exid,
+        cameraExid: exid,
+        data: {
+          camera_exid: exid,
+          status,
+          previous_status: row.status,
+          reason: status === 'offline' ? 'the device or its site link is down' : null,
+          checked_at: at,
+        },
+      });
+    });
     this.caches.forget(cameraFacts(exid));
     return row.status;
   }

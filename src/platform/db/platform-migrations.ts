@@ -19,10 +19,10 @@ import * as leases from './migrations/20261124_0003_leases.js';
 import * as nodeAddresses from './migrations/20261124_0004_node_addresses.js';
 import * as keyLimits from './migrations/20261125_0001_key_limits.js';
 import * as invitations from './migrations/20261125_0002_invitations.js';
+import * as recorderLinks from './migrations/20261128_0001_recorder_links.js';
 import * as outbox from './migrations/20261128_0002_outbox.js';
 import * as webhooks from './migrations/20261128_0003_webhooks.js';
 import * as mail from './migrations/20261128_0004_mail.js';
-import * as recorderLinks from './migrations/20261128_0001_recorder_links.js';
 import * as pictureChecks from './migrations/20261128_0005_picture_checks.js';
 import * as gate from './migrations/20261128_0007_gate.js';
 
@@ -46,10 +46,10 @@ export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
   '20261124_0004_node_addresses': nodeAddresses,
   '20261125_0001_key_limits': keyLimits,
   '20261125_0002_invitations': invitations,
+  '20261128_0001_recorder_links': recorderLinks,
   '20261128_0002_outbox': outbox,
   '20261128_0003_webhooks': webhooks,
   '20261128_0004_mail': mail,
-  '20261128_0001_recorder_links': recorderLinks,
   '20261128_0005_picture_checks': pictureChecks,
   '20261128_0007_gate': gate,
 };

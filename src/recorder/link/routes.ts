@@ -25,6 +25,9 @@ export async function linkRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { link, linkStore, outbox, linkDispatcher } = app.recorder;
   const tags = ['link'];
+  // The recorder's documented API is fixed at twenty paths (docs/recorder.md): the link's routes are
+  // described in docs/recorder.md, Platform link, and kept out of the document, like WebRTC's.
+  const hide = true;
 
   const status = async () => {
     await link.sync();
@@ -46,6 +49,7 @@ export async function linkRoutes(fastify: FastifyInstance): Promise<void> {
     {
       config: { auth: 'admin' },
       schema: {
+        hide,
         tags,
         operationId: 'getLink',
         summary: 'The link to a platform: its state, the platform, the last error and the backlog',
@@ -60,6 +64,7 @@ export async function linkRoutes(fastify: FastifyInstance): Promise<void> {
     {
       config: { auth: 'admin' },
       schema: {
+        hide,
         tags,
         operationId: 'createLink',
         summary: 'Link the recorder to a platform with a pairing code from the project’s settings; a revoked link is replaced',
@@ -87,6 +92,7 @@ export async function linkRoutes(fastify: FastifyInstance): Promise<void> {
     {
       config: { auth: 'admin' },
       schema: {
+        hide,
         tags,
         operationId: 'deleteLink',
         summary: 'Unlink: close the connection and forget the credential, the schedules and the backlog',

@@ -38,15 +38,23 @@ describe('route classification', () => {
     // provider, authenticated by an HMAC signature over the raw body, which only exists after parsing.
     // The leak report: whoever finds a key value may report it, without an account. Pairing a site
     // recorder: it has no credential until the single-use code gives it one (throttled per address).
+    // A password reset and its confirmation, an invitation claimed by someone without an account and an
+    // unsubscribe link: each is carried by a single-use or signed token from an e-mail, not a session;
+    // whether e-mail is on is what the sign-in screen asks before anyone signs in.
     expect(open.sort()).toEqual([
       'GET /v2/auth/provider/:provider/callback',
       'GET /v2/auth/provider/:provider/login',
       'GET /v2/connectors/:provider/callback',
+      'GET /v2/mail/status',
       'GET /v2/openapi.json',
       'POST /v2/api-keys/leaks',
       'POST /v2/auth/login',
+      'POST /v2/auth/password-reset',
+      'POST /v2/auth/password-reset/confirm',
       'POST /v2/connectors/doorbell/webhooks/:link_id',
       'POST /v2/connectors/voyage-control/webhooks/:link_id',
+      'POST /v2/invitations/claim',
+      'POST /v2/mail/unsubscribe',
       'POST /v2/recorder-links/pair',
     ]);
   });

@@ -303,6 +303,16 @@ describe('site links', () => {
         .json()
         .data.filter((n: { type: string; context: { camera_exid?: string } }) => n.type === 'camera_status_changed' && n.context.camera_exid === cam.exid);
       expect(mine.length).toBeGreaterThanOrEqual(1);
+      // The change is an event for webhooks, MQTT and e-mail too, recorded with it.
+      const events = await tp.t.db.kysely
+        .selectFrom('outbox_events')
+        .select(['type', 'data'])
+        .where('camera_exid', '=', cam.exid)
+        .where('type', '=', 'camera.status_changed')
+        .execute();
+      expect(events.map((e) => (typeof e.data === 'string' ? JSON.parse(e.data) : e.data))).toContainEqual(
+        expect.objectContaining({ status: 'offline', previous_status: 'online' }),
+      );
       r.devices([{ id: 'off-1', name: 'Offline cam', state: 'streaming', timezone: 'UTC' }]);
       await waitFor('back online', async () => (await statusOf(cam.exid)) === 'online');
 
