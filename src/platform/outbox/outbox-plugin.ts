@@ -30,7 +30,10 @@ export const outboxFeature = defineFeature({
       notifyChannel,
       log: app.log,
     });
-    const wakeup = db.dialect === 'postgres' && db.databaseUrl ? new OutboxWakeup(db.databaseUrl, notifyChannel, () => outbox.wake(), app.log) : null;
+    const wakeup =
+      db.dialect === 'postgres' && db.databaseUrl
+        ? new OutboxWakeup(db.databaseUrl, notifyChannel, () => outbox.wake(), app.log, db.listenApplicationName)
+        : null;
     app.addHook('onReady', async () => {
       outbox.start();
       await wakeup?.start();

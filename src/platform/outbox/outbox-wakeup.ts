@@ -27,6 +27,8 @@ export class OutboxWakeup {
     private readonly channel: string,
     private readonly wake: () => void,
     private readonly log: WakeupLog,
+    /** Shown in pg_stat_activity, as the cache listener's is (docs/deploy.md, Connections). */
+    private readonly applicationName?: string,
   ) {}
 
   async start(): Promise<void> {
@@ -43,7 +45,12 @@ export class OutboxWakeup {
 
   private async connect(): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.connectionString, keepAlive: true, connectionTimeoutMillis: 10_000 });
+    const client = new pg.Client({
+      connectionString: this.connectionString,
+      keepAlive: true,
+      connectionTimeoutMillis: 10_000,
+      ...(this.applicationName ? { application_name: this.applicationName } : {}),
+    });
     this.client = client;
     let lost = false;
     const onLost = (err?: Error) => {

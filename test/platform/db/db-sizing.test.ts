@@ -70,7 +70,8 @@ describe.skipIf(testDialect() !== 'postgres')('PostgreSQL sizing and faults', ()
       await Promise.all(Array.from({ length: 12 }, () => fetch(`${node.url}/ready`).then((r) => expect(r.status).toBe(200))));
       const seen = await until(backends, (rows) => rows.some((r) => r.application_name === `${name}-listen`), 'the listener');
       expect(seen.filter((r) => r.application_name === name).length).toBeLessThanOrEqual(2);
-      expect(seen.filter((r) => r.application_name === `${name}-listen`)).toHaveLength(1);
+      // Two sessions listen: the cache bus and the outbox's wake-up (docs/deploy.md, Connections).
+      expect(seen.filter((r) => r.application_name === `${name}-listen`)).toHaveLength(2);
       expect(seen.every((r) => r.application_name === name || r.application_name === `${name}-listen`)).toBe(true);
 
       // No new connection allowed to the role, and the pool's open ones ended: the next query needs one.
@@ -100,8 +101,9 @@ describe.skipIf(testDialect() !== 'postgres')('PostgreSQL sizing and faults', ()
 
   it('waits for a database that is down at start, then serves; with no wait it gives up at once', async () => {
     // A relay on a loopback port that first cuts every connection (a database not up yet), then passes
-    // them on to PostgreSQL.
-    const target = new URL(scratch.url);
+    // them on to PostgreSQL; to a database of its own, never migrated, as a first start's would be.
+    const own = await createScratchDatabase(PG_URL);
+    const target = new URL(own.url);
     let attempts = 0;
     let up = false;
     const relay = createServer((client) => {
@@ -116,7 +118,7 @@ describe.skipIf(testDialect() !== 'postgres')('PostgreSQL sizing and faults', ()
       upstream.on('error', () => client.destroy());
     });
     await new Promise<void>((r) => relay.listen(0, '127.0.0.1', r));
-    const url = new URL(scratch.url);
+    const url = new URL(own.url);
     url.port = String((relay.address() as { port: number }).port);
     const env = { DATABASE_URL: url.toString(), OVERLOOK_LOG_LEVEL: 'silent' };
     try {
@@ -137,6 +139,7 @@ describe.skipIf(testDialect() !== 'postgres')('PostgreSQL sizing and faults', ()
       }
     } finally {
       await new Promise((r) => relay.close(r));
+      await own.drop();
     }
   }, 90_000);
 });
