@@ -208,8 +208,9 @@ describe.skipIf(testDialect() !== 'postgres')('a change on one node is honoured 
     await admin.connect();
     try {
       const listeners = async () =>
+        // Its last statement is the LISTEN or the heartbeat that names the channel.
         (
-          await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and query = $1', [
+          await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and position($1 in query) > 0', [
             `LISTEN "${cacheChannel(tp.t.pgSchema)}"`,
           ])
         ).rows.map((r) => r.pid);
