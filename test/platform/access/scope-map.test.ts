@@ -61,7 +61,6 @@ const LISTED_CAMERA: Record<string, string[]> = Object.fromEntries(
       'anpr/matched',
       'anpr/plates',
       'anpr/{eventid}',
-      'recorder-events',
     ].map((p) => [`GET /v2/cameras/{camera_exid}/${p}`, 'camera:recordings']),
     ['POST /v2/cameras/{camera_exid}/snapshots', 'camera:recordings'],
     ...['status', 'presets', 'nodes', 'configurations'].map((p) => [`GET /v2/cameras/{camera_exid}/ptz/${p}`, 'camera:ptz']),
@@ -115,9 +114,8 @@ describe('the scope map', () => {
     for (const [endpoint, scopes] of Object.entries(LISTED_CAMERA)) {
       expect(actual[endpoint], endpoint).toEqual(scopes);
     }
-    // Live view 5 (with the ONVIF passthrough), recordings 14 (ANPR's list and its three sub-paths, a linked
-    // recorder's events included), PTZ 14.
-    expect(Object.keys(LISTED_CAMERA)).toHaveLength(5 + 14 + 14);
+    // Live view 5 (with the ONVIF passthrough), recordings 13 (ANPR's list and its three sub-paths included), PTZ 14.
+    expect(Object.keys(LISTED_CAMERA)).toHaveLength(5 + 13 + 14);
   });
 
   it('opens no endpoint to a scope not listed for it', () => {
