@@ -12,6 +12,7 @@ const LABELS = {
   key_leaks: 'One of my API keys was revoked after a leak report',
   webhooks: 'A webhook of a project I own was disabled',
   progress_photos: 'Progress photos I am a recipient of',
+  project_added: 'Someone adds me to a project',
 };
 
 export function EmailSettings() {

@@ -78,6 +78,23 @@ export function Members({ project }) {
     if (yes) await act(() => api('DELETE', `${base}/invitations/${encodeURIComponent(inv.id)}`), `The invitation for ${inv.email} is cancelled.`);
   };
 
+  const leave = async () => {
+    const yes = await confirm({
+      title: `Leave ${name}?`,
+      body: `You stop being a member at once and no longer see this project. Your API keys stop reaching it. To come back, an admin has to add you again.`,
+      confirmLabel: 'Leave project',
+      cancelLabel: 'Stay',
+    });
+    if (!yes) return;
+    setActionError(null);
+    try {
+      await api('DELETE', `${base}/members/${encodeURIComponent(me.data.id)}`);
+      location.hash = '#/';
+    } catch (e) {
+      setActionError(e);
+    }
+  };
+
   return html`
     <${Screen} title=${`Members · ${name}`} heading=${`Members of ${name}`} tabs=${projectTabs(project, 'members')}>
       <p class="members-status" role="status">${status}</p>
@@ -98,6 +115,15 @@ export function Members({ project }) {
             <${AddMember} base=${base} roles=${grantable} ladder=${ladder.data} onAdded=${added} />
             <${Invitations} result=${invitations} onCancel=${cancelInvitation} />
           `
+          : null
+      }
+      ${
+        myRole && myRole !== 'owner' && me.data
+          ? html`<section class="members-leave" aria-labelledby="members-leave-title">
+              <h2 id="members-leave-title">Leave this project</h2>
+              <p class="muted">You are ${myRole} here. Leaving takes you out of the project at once; nobody else’s access changes.</p>
+              <button type="button" class="danger" onClick=${leave}>Leave this project</button>
+            </section>`
           : null
       }
       ${confirmDialog}

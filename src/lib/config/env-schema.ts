@@ -222,6 +222,10 @@ const Platform = {
     20,
     'Anonymous OAuth client registrations (`POST /oauth/reg`) allowed per client address per hour before 429',
   ),
+  OVERLOOK_MEMBER_ADDS_PER_HOUR: positive(
+    30,
+    'People who share no project with the adder (or have no account yet) one person may add to projects per hour before 429',
+  ),
   OVERLOOK_OAUTH_UNUSED_CLIENT_DAYS: positive(30, 'Days an anonymously registered OAuth client is kept while no person has authorized it'),
   OVERLOOK_SECRET_KEY: Type.Optional(
     nonEmpty('Base64 of 32 bytes that seals the keys kept in the database (docs/deploy.md); every API process of one database needs the same', {

@@ -96,6 +96,8 @@ export interface PlatformConfig {
   oauthKeysJson?: string;
   /** OAuth: anonymous client registrations allowed per address per hour, and days an unauthorized one is kept. */
   oauthRegistrationsPerHour: number;
+  /** Adds of people who share no project with the adder, per adder per hour (docs/security.md). */
+  memberAddsPerHour: number;
   oauthUnusedClientDays: number;
   /** Connectors: the provider timeout, and the OVERLOOK_<PROVIDER>_URL/_AUTH_URL/_CLIENT_ID/_CLIENT_SECRET variables. */
   connectors: ConnectorsConfig;
@@ -168,6 +170,7 @@ export function platformConfig(flags: { dataDir?: string } = {}, env: Env = proc
     mcpUrl: e.OVERLOOK_MCP_URL ?? `http://127.0.0.1:${e.OVERLOOK_MCP_PORT || DEFAULT_PORTS.mcp}/mcp`,
     oauthKeysJson: e.OVERLOOK_OAUTH_KEYS,
     oauthRegistrationsPerHour: e.OVERLOOK_OAUTH_REGISTRATIONS_PER_HOUR,
+    memberAddsPerHour: e.OVERLOOK_MEMBER_ADDS_PER_HOUR,
     oauthUnusedClientDays: e.OVERLOOK_OAUTH_UNUSED_CLIENT_DAYS,
     connectors: {
       timeoutMs: e.OVERLOOK_CONNECTOR_TIMEOUT_MS,

@@ -134,9 +134,16 @@ async function decideWithProject(req: FastifyRequest, url: string, policy: Acces
   const project = await resolveProject(source, req, deps.directory);
   const principal = req.principal;
   const role = project.found && principal.kind !== 'anonymous' ? await deps.directory.roleOf(principal.userId, project.id) : null;
-  const decision = decide({ principal, policy, project, role });
+  const self = principal.kind === 'user' && isSelf(policy, req, principal.userId);
+  const decision = decide({ principal, policy, project, role, self });
   await enforce(req, url, decision, deps.audit);
   holdProject(req, project, role);
+}
+
+/** Whether the route's `self` path parameter is the caller's own user id. */
+function isSelf(policy: AccessPolicy, req: FastifyRequest, userId: string): boolean {
+  const param = (policy as { self?: { param: string } }).self?.param;
+  return !!param && (req.params as Record<string, unknown> | undefined)?.[param] === userId;
 }
 
 /** What an allowed request carries on for its handler: the project it touches and the acting role. */

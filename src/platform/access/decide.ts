@@ -22,6 +22,8 @@ export interface DecisionInput {
   project?: ProjectFact;
   /** The acting person's role on that project (the key's owner for keys); null when not a member. */
   role?: Role | null;
+  /** The policy's `self` parameter names the acting person themself (set by the hook for people only). */
+  self?: boolean;
   /** On `token` routes: the purpose-bound token the route's verifier accepted, if any. */
   token?: TokenGrant | null;
 }
@@ -136,7 +138,7 @@ export function decide(input: DecisionInput): Decision {
   }
   if (input.project === undefined) return { outcome: 'need-project' };
 
-  const needed = policy.role ?? 'viewer';
+  const needed = (principal.kind === 'user' && input.self && policy.self?.role) || policy.role || 'viewer';
   const project = input.project;
   if (principal.kind === 'key') {
     if (!project.found || !principal.projectIds.has(project.id)) {

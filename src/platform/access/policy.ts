@@ -33,6 +33,11 @@ interface ProjectRule {
   project?: ProjectSource;
   /** The least role the acting person needs on that project; default viewer. */
   role?: Role;
+  /**
+   * A lesser role that is enough for a signed-in person when the path parameter `param` is their own
+   * user id (a member leaving a project). Keys always need `role`.
+   */
+  self?: { param: string; role: Role };
 }
 
 /**

@@ -43,12 +43,13 @@ export function scopeMap(routes: readonly RegisteredRoute[]): ScopeMapEntry[] {
     const p: AccessPolicy = policyOf(r) ?? { access: 'public' };
     const source = p.access === 'public' || p.access === 'token' ? undefined : p.project;
     const role = p.access === 'public' || p.access === 'token' ? undefined : p.role;
+    const self = p.access === 'public' || p.access === 'token' ? undefined : p.self;
     out.push({
       method: r.method,
       path,
       access: p.access,
       scopes: p.access === 'scoped' ? [...p.scopes] : [],
-      role: source && source.from !== 'list' ? (role ?? 'viewer') : null,
+      role: source && source.from !== 'list' ? `${role ?? 'viewer'}${self ? ` (a person on their own {${self.param}}: ${self.role})` : ''}` : null,
       project: source ? PROJECT_SOURCE[source.from]! : p.access === 'token' ? 'the token’s camera' : null,
       token: p.access === 'token' ? p.token : null,
     });

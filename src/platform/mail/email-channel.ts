@@ -8,7 +8,7 @@ import { requesterOfMediaItem } from '../media-hub/index.js';
 import { cameraRefByExid } from '../cameras/index.js';
 import { adminsOf, membersOf, ownerOf, type InvitationsService } from '../members/index.js';
 import { projectRefByExid, projectRowByExid } from '../projects/index.js';
-import { emailsOf, findUserByEmail } from '../users/index.js';
+import { emailsOf, findUserByEmail, profilesOf } from '../users/index.js';
 import type { MailKind } from './mail-kinds.js';
 import type { MailLinks } from './mail-links.js';
 import type { MailPreferences } from './mail-preferences.js';
@@ -53,6 +53,12 @@ export class EmailChannel implements Channel {
         const email = str(data, 'email');
         // Only an address without an account: a person with one sees the invitation when signed in.
         return email && !(await findUserByEmail(this.d.db, email)) ? [email] : [];
+      }
+      case 'member.added': {
+        // Told when someone else added them directly; joining by an invitation they accepted is no news.
+        const userId = str(data, 'user_id');
+        const adder = str(data, 'added_by');
+        return userId && adder && adder !== userId && !str(data, 'via') ? this.receiving([userId], 'project_added') : [];
       }
       case 'camera.status_changed': {
         // A new camera's first contact is no news: only a change from a status it had is told.
@@ -134,6 +140,22 @@ export class EmailChannel implements Channel {
             role: issued.role,
             expiresAt: issued.expiresAt,
             link: links.invitation(issued.token),
+          }),
+        );
+      }
+      case 'member.added': {
+        const project = await this.projectName(event.projectExid);
+        const adder = str(data, 'added_by');
+        const person = adder ? (await profilesOf(this.d.db, [adder])).get(adder) : undefined;
+        if (!project) return null;
+        return this.mail(
+          to,
+          messages.addedToProjectMessage({
+            projectName: project.name,
+            adder: person ? `${person.firstname} ${person.lastname}`.trim() || person.email : 'Someone',
+            role: str(data, 'role') ?? 'member',
+            link: links.page(`/projects/${project.exid}/members`),
+            unsubscribeUrl: links.unsubscribe(to, 'project_added'),
           }),
         );
       }

@@ -27,6 +27,16 @@ export const invitationMessage = (p: { projectName: string; inviter: string | nu
   action: { label: 'Accept the invitation', url: p.link },
 });
 
+export const addedToProjectMessage = (p: { projectName: string; adder: string; role: string; link: string; unsubscribeUrl: string }): MessageParts => ({
+  subject: `${p.adder} added you to ${p.projectName} on Overlook`,
+  paragraphs: [
+    `${p.adder} added you to the project “${p.projectName}” on Overlook, as ${p.role}.`,
+    'If you do not know this project or do not want to be part of it, open it and choose “Leave this project” on its Members page.',
+  ],
+  action: { label: 'Open the project', url: p.link },
+  footer: footer('project_added', p.unsubscribeUrl),
+});
+
 export const cameraStatusMessage = (p: {
   camera: string;
   project: string;

@@ -67,3 +67,25 @@ export async function setInvitationToken(db: PlatformDb, id: string, tokenHash: 
 /** The invitation whose token has this hash (expired or not). */
 export const invitationByTokenHash = (db: PlatformDb, tokenHash: string) =>
   db.kysely.selectFrom('project_invitations').select(columns).where('token_hash', '=', tokenHash).executeTakeFirst();
+
+/** Deletes the invitations the person made to the project with one of `roles`; the e-mails and roles deleted. */
+export async function deleteInvitationsBy(db: PlatformDb, projectId: string, inviterId: string, roles: readonly string[]) {
+  if (roles.length === 0) return [];
+  const rows = await db.kysely
+    .selectFrom('project_invitations')
+    .select(['id', 'email', 'role'])
+    .where('project_id', '=', projectId)
+    .where('invited_by', '=', inviterId)
+    .where('role', 'in', roles as ('viewer' | 'editor' | 'admin')[])
+    .execute();
+  if (rows.length > 0)
+    await db.kysely
+      .deleteFrom('project_invitations')
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .execute();
+  return rows;
+}

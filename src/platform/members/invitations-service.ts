@@ -12,7 +12,7 @@ import { ApiError, validation } from '../../lib/errors.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
 import { inTransaction } from '../../lib/db/transaction.js';
 import { newId } from '../../lib/ids.js';
-import type { Role } from '../access/index.js';
+import { ROLES, roleAllows, type Role } from '../access/index.js';
 import type { AuditContext, AuditLog } from '../audit/index.js';
 import type { Outbox } from '../outbox/index.js';
 import { createUser, findUserById } from '../users/index.js';
@@ -32,6 +32,27 @@ interface ProjectRef {
 const tokenHashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 
 const NOT_FOUND = () => new ApiError('NOT_FOUND', 'Invitation not found');
+const WITHDRAWN = 'this invitation was withdrawn: the person who sent it can no longer invite to that project';
+
+/**
+ * The role an invitation grants when accepted: never more than its inviter holds then, and nothing
+ * when the inviter can no longer invite (removed, or below admin). An invitation with no inviter
+ * (made by the platform itself) grants what it says.
+ */
+async function grantedRole(db: PlatformDb, row: { project_id: string; invited_by: string | null; role: InvitedRole }): Promise<InvitedRole | null> {
+  if (!row.invited_by) return row.role;
+  const inviter = await memberOf(db, row.project_id, row.invited_by);
+  const held = inviter?.role as Role | undefined;
+  if (!held || !roleAllows(held, 'admin')) return null;
+  return roleAllows(held, row.role) ? row.role : (held as InvitedRole);
+}
+
+/** The roles of invitations a person holding `held` on the project could not make (all of them below admin). */
+export function rolesBeyond(held: Role | null): InvitedRole[] {
+  const invitable = ROLES.filter((r): r is InvitedRole => r !== 'owner');
+  if (!held || !roleAllows(held, 'admin')) return invitable;
+  return invitable.filter((r) => !roleAllows(held, r));
+}
 
 /** What invitations need of projects: each project's exid and name, by id (absent: no such project). */
 export interface ProjectNames {
@@ -118,25 +139,38 @@ export class InvitationsService {
     const joined = await inTransaction(this.db, async (tx) => {
       // Taken once: a second claim finds nothing to take.
       if ((await repo.deleteInvitation(tx, row.id)) === 0) throw validation('token', 'this invitation link was used already or has expired');
+      const role = await grantedRole(tx, row);
+      if (!role) return null;
       const user = await createUser(tx, { email: row.email, password: person.password, firstname: person.firstname, lastname: person.lastname });
-      await insertMember(tx, { project_id: row.project_id, user_id: user.id, role: row.role, created_at: new Date().toISOString() });
+      await insertMember(tx, { project_id: row.project_id, user_id: user.id, role, created_at: new Date().toISOString() });
       await this.outbox.record(tx, {
         type: 'member.added',
         projectExid: exid,
-        data: { user_id: user.id, email: row.email, role: row.role, via: 'invitation' },
+        data: { user_id: user.id, email: row.email, role, via: 'invitation' },
       });
-      return user;
+      return { ...user, role };
     });
+    // Taken away (its deletion kept): the inviter can no longer invite, so the link is dead for good.
+    if (!joined) throw validation('token', WITHDRAWN);
     await this.audit.record(
       { ...ctx, actorUserId: joined.id },
       {
         action: 'member.added',
         subjectUserId: joined.id,
         target: { type: 'project', id: exid },
-        details: { project_exid: exid, email: row.email, role: row.role, via: 'invitation_link', invited_by: row.invited_by },
+        details: { project_exid: exid, email: row.email, role: joined.role, via: 'invitation_link', invited_by: row.invited_by },
       },
     );
-    return { user: joined, project_exid: exid, role: row.role };
+    const { role, ...user } = joined;
+    return { user, project_exid: exid, role };
+  }
+
+  /**
+   * Withdraws, in the caller's transaction, the invitations the person made to the project that their
+   * role there (`held`, null once removed) no longer lets them make; what was withdrawn, for the audit log.
+   */
+  withdrawBeyond(tx: PlatformDb, projectId: string, inviterId: string, held: Role | null) {
+    return repo.deleteInvitationsBy(tx, projectId, inviterId, rolesBeyond(held));
   }
 
   /** The person joined another way (added with their new account): their invitation has nothing left to do. */
@@ -194,11 +228,14 @@ export class InvitationsService {
       if ((await repo.deleteInvitation(tx, id)) === 0) throw NOT_FOUND();
       const existing = await memberOf(tx, row.project_id, userId);
       if (existing) return existing.role;
-      await insertMember(tx, { project_id: row.project_id, user_id: userId, role: row.role, created_at: new Date().toISOString() });
+      const granted = await grantedRole(tx, row);
+      if (!granted) return null;
+      await insertMember(tx, { project_id: row.project_id, user_id: userId, role: granted, created_at: new Date().toISOString() });
       if (projectExid)
-        await this.outbox.record(tx, { type: 'member.added', projectExid, data: { user_id: userId, email: row.email, role: row.role, via: 'invitation' } });
-      return row.role;
+        await this.outbox.record(tx, { type: 'member.added', projectExid, data: { user_id: userId, email: row.email, role: granted, via: 'invitation' } });
+      return granted;
     });
+    if (!role) throw new ApiError('NOT_FOUND', WITHDRAWN.replace(/^t/, 'T'));
     this.caches.forget([{ kind: 'user-roles', id: userId }]);
     const exid = (await this.projects.namesOf([row.project_id])).get(row.project_id)?.exid;
     if (!exid) throw NOT_FOUND();

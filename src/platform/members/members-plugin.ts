@@ -3,6 +3,7 @@
 import { defineFeature } from '../plugins/feature.js';
 import { InvitationsService } from './invitations-service.js';
 import { MembersService } from './members-service.js';
+import { StrangerAddThrottle } from './stranger-add-throttle.js';
 
 declare module '../plugins/feature.js' {
   interface PlatformServices {
@@ -13,10 +14,11 @@ declare module '../plugins/feature.js' {
 
 export const membersFeature = defineFeature({
   name: 'members',
-  needs: ['db', 'caches', 'notifications', 'audit', 'projects', 'apiKeys', 'outbox'],
+  needs: ['config', 'db', 'caches', 'notifications', 'audit', 'projects', 'apiKeys', 'outbox'],
   offers: ['members', 'invitations'],
-  build: ({ db, caches, notifications, audit, projects, apiKeys, outbox }) => {
+  build: ({ config, db, caches, notifications, audit, projects, apiKeys, outbox }, app) => {
     const invitations = new InvitationsService(db, caches, audit, projects, outbox);
-    return { members: new MembersService(db, caches, notifications, audit, invitations, apiKeys, outbox), invitations };
+    const strangerAdds = new StrangerAddThrottle(db, config.memberAddsPerHour, app.log);
+    return { members: new MembersService(db, caches, notifications, audit, invitations, apiKeys, outbox, strangerAdds, projects), invitations };
   },
 });

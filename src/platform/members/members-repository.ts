@@ -132,3 +132,16 @@ export async function moveOwnership(db: PlatformDb, projectId: string, previousO
     await setRole(tx, projectId, to, 'owner');
   });
 }
+
+/** Whether the two people are members of at least one project in common. */
+export async function shareAProject(db: PlatformDb, a: string, b: string): Promise<boolean> {
+  const row = await db.kysely
+    .selectFrom('project_members as mine')
+    .innerJoin('project_members as theirs', 'theirs.project_id', 'mine.project_id')
+    .select('mine.project_id')
+    .where('mine.user_id', '=', a)
+    .where('theirs.user_id', '=', b)
+    .limit(1)
+    .executeTakeFirst();
+  return !!row;
+}

@@ -94,11 +94,15 @@ export const memberRoutes = defineRoutes('member-routes', ['members'], async (fa
   app.delete(
     '/v2/projects/:exid/members/:user_id',
     {
-      config: settings('admin'),
+      // Any member may remove themself (leave); removing someone else needs admin.
+      config: { access: scoped(['project:settings'], { project: fromPathProject, role: 'admin', self: { param: 'user_id', role: 'viewer' } }) },
       schema: {
         tags,
         operationId: 'removeMember',
-        summary: 'Remove a member from a project',
+        summary: 'Remove a member from a project, or leave it (your own user id)',
+        description:
+          'An admin removes a member below the owner. Any signed-in member may leave a project they do not own with their own user id; ' +
+          'an API key always needs its owner to be an admin. The person’s keys lose the project and the invitations they made to it are withdrawn.',
         params: MemberParams,
         response: { 204: Type.Null(), ...errorResponses() },
       },

@@ -24,9 +24,12 @@ const DATA: Record<PublicEventType, { when: string; data: Record<string, TSchema
   },
   'member.added': {
     when: 'A person became a member of the project (added, or accepted an invitation: `via` is `invitation`)',
+    data: { user_id: S(), email: S(), role: S(), via: Type.Optional(S()), added_by: Type.Optional(S({ description: 'Who added them, when added directly' })) },
+  },
+  'member.removed': {
+    when: 'A member was removed from the project, or left it (`via` is `left`)',
     data: { user_id: S(), email: S(), role: S(), via: Type.Optional(S()) },
   },
-  'member.removed': { when: 'A member was removed from the project', data: { user_id: S(), email: S(), role: S() } },
   'invitation.created': {
     when: 'An e-mail without an account was invited to the project',
     data: { email: S(), role: S(), invited_by: N(S()), expires_at: S({ format: 'date-time' }) },

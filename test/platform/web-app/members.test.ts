@@ -162,9 +162,39 @@ describe('the members screen', () => {
       await row(page, vic.email).waitFor();
       expect(await row(page, vic.email).textContent()).toContain('(you)');
       await page.locator('.members-readonly').waitFor();
-      expect(await page.locator('select, .members-add, .members-invitations, button.danger').count()).toBe(0);
+      expect(await page.locator('select, .members-add, .members-invitations, .members-table button.danger').count()).toBe(0);
       await checkPage(page, errors, '6-read-only', viewport);
       expect(errors).toEqual([]);
     });
   }
+
+  for (const viewport of ['desktop', 'phone'] as ViewportName[]) {
+    it(`lets a member leave with the keyboard alone, after a confirm (${viewport})`, async () => {
+      const lea = await web.tp.person('lea');
+      await web.tp.addMember(ada, project.exid, lea, 'editor');
+      const { page, errors } = await web.open(lea, viewport, path());
+      const leave = page.getByRole('button', { name: 'Leave this project' });
+      await leave.waitFor();
+      await checkPage(page, errors, '7-leave', viewport);
+      await leave.focus();
+      await page.keyboard.press('Enter');
+      await page.locator('dialog.confirm-dialog[open]').waitFor();
+      // Staying has the focus first: Enter alone never takes anyone out.
+      expect(await page.evaluate('document.activeElement.textContent')).toBe('Stay');
+      await checkPage(page, errors, '8-leave-confirm', viewport);
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Enter');
+      await expect.poll(() => page.evaluate('location.hash')).toBe('#/');
+      expect(await memberRole(lea.email)).toBeUndefined();
+      expect((await inject('GET', `/v2/projects/${project.exid}`, lea)).statusCode).toBe(404);
+      expect(errors).toEqual([]);
+    });
+  }
+
+  it('offers the owner no way to leave', async () => {
+    const { page, errors } = await web.open(ada, 'desktop', path());
+    await row(page, ada.email).waitFor();
+    expect(await page.locator('.members-leave').count()).toBe(0);
+    expect(errors).toEqual([]);
+  });
 });
