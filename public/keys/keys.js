@@ -364,4 +364,13 @@ document.addEventListener('DOMContentLoaded', () => {
   $('#test-form').addEventListener('submit', runTest);
   $('#test-close').addEventListener('click', () => $('#test-dialog').close());
   if (sessionStorage.getItem(TOKEN)) start().catch(() => signedOut());
+  // Keys are used elsewhere (a script, a terminal): the list is read again whenever the page is looked
+  // at again, so "Last used" is current without a reload. Not under an open dialog, which would lose
+  // what is being typed there.
+  const refreshWhenSeen = () => {
+    if (document.visibilityState !== 'visible' || $('#keys').hidden || document.querySelector('dialog[open]')) return;
+    refresh().catch(() => {});
+  };
+  document.addEventListener('visibilitychange', refreshWhenSeen);
+  window.addEventListener('focus', refreshWhenSeen);
 });

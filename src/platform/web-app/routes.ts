@@ -58,6 +58,10 @@ export async function webAppRoutes(app: FastifyInstance): Promise<void> {
     await web.register(fastifyStatic, { root: ROOT, prefix: '/app/', index: false, wildcard: true, cacheControl: false });
 
     web.get('/', (_req, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(page));
+    // Browsers ask for /favicon.ico on pages that name no icon (the key page, the API reference, JSON
+    // opened in a tab): the app's icon, as SVG, which every current browser takes from this path.
+    const favicon = await readFile(join(ROOT, 'favicon.svg'));
+    web.get('/favicon.ico', (_req, reply) => reply.type('image/svg+xml').header('cache-control', 'public, max-age=86400').send(favicon));
     const vendorFiles = new Map<string, Buffer>();
     for (const { url, file } of Object.values(VENDOR)) {
       web.get(url, async (_req, reply) => {

@@ -92,6 +92,15 @@ describe('the key page', () => {
     expect(await page.isHidden('#reveal')).toBe(true);
     expect(await page.content()).not.toContain(value);
     await expect.poll(() => row('nightly report').locator('.status').textContent()).toBe('valid');
+
+    // Used elsewhere while the page is open: coming back to the page shows it, without a reload.
+    expect(await row('nightly report').locator('td[data-label="Last used"]').textContent()).toBe('never');
+    await expect
+      .poll(async () => {
+        await page.evaluate('window.dispatchEvent(new Event("focus"))');
+        return row('nightly report').locator('td[data-label="Last used"]').textContent();
+      })
+      .not.toBe('never');
   });
 
   it('tests the key with the access explainer', async () => {

@@ -31,7 +31,14 @@ describe('the web app at /', () => {
     expect(vendor.statusCode).toBe(200);
     expect(vendor.headers['content-type']).toMatch(/javascript/);
     const doc = (await web.tp.app.inject({ method: 'GET', url: '/v2/openapi.json' })).json();
-    expect(Object.keys(doc.paths).filter((p) => p === '/' || p.startsWith('/app'))).toEqual([]);
+    expect(Object.keys(doc.paths).filter((p) => p === '/' || p.startsWith('/app') || p === '/favicon.ico')).toEqual([]);
+  });
+
+  it('answers /favicon.ico with the app’s icon', async () => {
+    const res = await web.tp.app.inject({ method: 'GET', url: '/favicon.ico' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('image/svg+xml');
+    expect(res.body).toContain('<svg');
   });
 
   for (const viewport of ['desktop', 'phone'] as ViewportName[]) {
