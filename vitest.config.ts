@@ -40,17 +40,17 @@ const BROWSER = [
 ];
 /** Several nodes on one PostgreSQL database: on SQLite these files only skip, so they run on PostgreSQL alone. */
 const PG_ONLY = ['test/platform/cluster/**/*.test.ts', 'test/platform/**/*-cluster.test.ts'];
-/** Slow files that use the platform's database, run on PostgreSQL too. */
+/** Slow files whose work goes through the platform's database, run on PostgreSQL too; not the RTSP live view (one camera row). */
 const SLOW_ON_DB = [
   ...PG_ONLY,
   'test/platform/live-view/live-view.test.ts',
-  'test/platform/live-view/live-view-rtsp.test.ts',
   'test/platform/media-hub/renders.test.ts',
   'test/platform/media-hub/render-leases.test.ts',
 ];
 const SLOW = [
   ...BROWSER,
   ...SLOW_ON_DB,
+  'test/platform/live-view/live-view-rtsp.test.ts',
   'test/platform/live-view/live-streams.test.ts',
   'test/platform/live-view/live-stream-counts.test.ts',
   'test/cli/**/*.test.ts',
@@ -67,6 +67,7 @@ const SLOW = [
  */
 const TIMED = [
   ...SLOW_ON_DB,
+  'test/platform/live-view/live-view-rtsp.test.ts',
   'test/platform/live-view/live-streams.test.ts',
   'test/platform/live-view/live-stream-counts.test.ts',
   'test/recorder/kill.test.ts',
