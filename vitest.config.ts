@@ -38,18 +38,19 @@ const BROWSER = [
   'test/platform/openapi/docs-page.test.ts',
   'test/recorder/web-ui/**/*.test.ts',
 ];
-/** Slow files that use the platform's database, run on PostgreSQL too. */
+/** Several nodes on one PostgreSQL database: on SQLite these files only skip, so they run on PostgreSQL alone. */
+const PG_ONLY = ['test/platform/cluster/**/*.test.ts', 'test/platform/**/*-cluster.test.ts'];
+/** Slow files whose work goes through the platform's database, run on PostgreSQL too; not the RTSP live view (one camera row). */
 const SLOW_ON_DB = [
-  'test/platform/cluster/**/*.test.ts',
-  'test/platform/**/*-cluster.test.ts',
+  ...PG_ONLY,
   'test/platform/live-view/live-view.test.ts',
-  'test/platform/live-view/live-view-rtsp.test.ts',
   'test/platform/media-hub/renders.test.ts',
   'test/platform/media-hub/render-leases.test.ts',
 ];
 const SLOW = [
   ...BROWSER,
   ...SLOW_ON_DB,
+  'test/platform/live-view/live-view-rtsp.test.ts',
   'test/platform/live-view/live-streams.test.ts',
   'test/platform/live-view/live-stream-counts.test.ts',
   'test/cli/**/*.test.ts',
@@ -66,6 +67,7 @@ const SLOW = [
  */
 const TIMED = [
   ...SLOW_ON_DB,
+  'test/platform/live-view/live-view-rtsp.test.ts',
   'test/platform/live-view/live-streams.test.ts',
   'test/platform/live-view/live-stream-counts.test.ts',
   'test/recorder/kill.test.ts',
@@ -136,7 +138,15 @@ export default defineConfig(async () => {
           maxWorkers: 2,
           sequence: { groupOrder: 1 },
         }),
-        project({ name: 'slow-timed-sqlite', include: TIMED, exclude: UNIT, globalSetup: [builtCli], env: sqlite, maxWorkers: 1, sequence: { groupOrder: 2 } }),
+        project({
+          name: 'slow-timed-sqlite',
+          include: TIMED,
+          exclude: [...UNIT, ...PG_ONLY],
+          globalSetup: [builtCli],
+          env: sqlite,
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
+        }),
         ...(withPg
           ? [project({ name: 'slow-postgres', include: SLOW_ON_DB, globalSetup: [builtCli], env: postgres, maxWorkers: 1, sequence: { groupOrder: 3 } })]
           : []),

@@ -174,13 +174,13 @@ describe('the site link, recorder end', () => {
     const before = platform.connections.length;
     platform.current!.socket.close(4403, 'revoked');
     await eventually(async () => (await r.link()).state === 'revoked', 10_000, 'revoked');
-    // The first reconnect would come after 0.5 to 1 s; three seconds would see two.
-    await new Promise((res) => setTimeout(res, 3000));
+    // The first reconnect would come after 0.5 to 1 s: 1.5 s would surely see it.
+    await new Promise((res) => setTimeout(res, 1500));
     expect(platform.connections.length).toBe(before);
     await r.running.close();
     r = await serveRecorder(dir);
     expect((await r.link()).state).toBe('revoked');
-    await new Promise((res) => setTimeout(res, 3000));
+    await new Promise((res) => setTimeout(res, 1500));
     expect(platform.connections.length).toBe(before);
   });
 });

@@ -179,6 +179,10 @@ const Platform = {
   ...Messages,
   OVERLOOK_MEDIA_JOBS: Type.Optional(text('`0`: this process runs no media hub renders', { defaultText: 'on' })),
   OVERLOOK_MEDIA_CONCURRENCY: positive(1, 'Media hub renders run at once (at least 1)'),
+  OVERLOOK_MEDIA_POLL_SECONDS: positive(
+    5,
+    'How often each node looks at the media hub queue besides being woken by a new render, in seconds: it re-queues renders of dead nodes',
+  ),
   OVERLOOK_MEDIA_FILE_MAX_BYTES: positive(20 * 1024 * 1024, 'Largest media hub upload or logo, in bytes'),
   OVERLOOK_MEDIA_MAX_FRAMES: positive(3000, 'Most frames one clip or timelapse uses (at least 2); longer ranges are sampled evenly'),
   OVERLOOK_ANPR_METADATA_MAX_BYTES: positive(8 * 1024, 'Largest ANPR event metadata, in bytes of JSON'),

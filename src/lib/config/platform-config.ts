@@ -72,6 +72,8 @@ export interface PlatformConfig {
   mediaJobs: boolean;
   /** Media hub: renders run at once (OVERLOOK_MEDIA_CONCURRENCY). */
   mediaConcurrency: number;
+  /** Media hub: how often the queue is polled, in milliseconds (OVERLOOK_MEDIA_POLL_SECONDS). */
+  mediaPollMs: number;
   /** Media hub: largest uploaded file or logo, in bytes (OVERLOOK_MEDIA_FILE_MAX_BYTES). */
   mediaFileMaxBytes: number;
   /** Media hub: most frames one clip or timelapse uses; longer ranges are sampled evenly (OVERLOOK_MEDIA_MAX_FRAMES). */
@@ -155,6 +157,7 @@ export function platformConfig(flags: { dataDir?: string } = {}, env: Env = proc
     anprImageMaxBytes: e.OVERLOOK_ANPR_IMAGE_MAX_BYTES,
     mediaJobs: e.OVERLOOK_MEDIA_JOBS !== '0',
     mediaConcurrency: Math.max(1, e.OVERLOOK_MEDIA_CONCURRENCY),
+    mediaPollMs: e.OVERLOOK_MEDIA_POLL_SECONDS * 1000,
     mediaFileMaxBytes: e.OVERLOOK_MEDIA_FILE_MAX_BYTES,
     mediaMaxFrames: Math.max(2, e.OVERLOOK_MEDIA_MAX_FRAMES),
     anprMetadataMaxBytes: e.OVERLOOK_ANPR_METADATA_MAX_BYTES,

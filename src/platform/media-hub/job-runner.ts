@@ -19,9 +19,6 @@ import type { ItemRow } from './media-item-record.js';
 import { render, type RenderDeps } from './renderers.js';
 import { RenderError } from './ffmpeg-run.js';
 
-/** How often the runner looks at the queue when nothing woke it (other processes may add jobs or die). */
-const POLL_MS = 5000;
-
 const MEDIA_PREFIX = 'media:';
 /** The lease of a job's render. */
 const mediaLease = (id: string) => `${MEDIA_PREFIX}${id}`;
@@ -35,7 +32,8 @@ export class MediaJobRunner {
   constructor(
     private readonly repo: MediaItemsRepository,
     private readonly deps: RenderDeps,
-    private readonly concurrency: number,
+    /** Renders at once, and how often the queue is looked at when nothing woke the runner (other processes may add jobs or die). */
+    private readonly pace: { concurrency: number; pollMs: number },
     private readonly log: FastifyBaseLogger,
     private readonly leases: WorkLeases,
     /** Told when a render ends, either way (the requester is notified). */
@@ -63,7 +61,7 @@ export class MediaJobRunner {
       if (name.startsWith(MEDIA_PREFIX)) this.cancel(name.slice(MEDIA_PREFIX.length));
     });
     await this.requeueOrphans();
-    this.timer = setInterval(() => void this.poll(), POLL_MS);
+    this.timer = setInterval(() => void this.poll(), this.pace.pollMs);
     this.timer.unref();
     this.kick();
   }
@@ -96,7 +94,7 @@ export class MediaJobRunner {
 
   /** Looks for work now (after a job was queued): fills every free slot. */
   kick(): void {
-    while (this.started && this.running < this.concurrency) {
+    while (this.started && this.running < this.pace.concurrency) {
       this.running++;
       void this.next().then((tookOne) => {
         this.running--;

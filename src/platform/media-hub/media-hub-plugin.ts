@@ -25,7 +25,7 @@ export const mediaHubFeature = defineFeature({
     const mediaJobs = new MediaJobRunner(
       repo,
       render,
-      config.mediaConcurrency,
+      { concurrency: config.mediaConcurrency, pollMs: config.mediaPollMs },
       app.log,
       workLeases,
       async (row) => {

@@ -22,6 +22,7 @@ describe('platformConfig', () => {
       logLevel: 'info',
       trustProxy: false,
       recordingLoop: true,
+      mediaPollMs: 5000,
     });
     expect(c.publicUrl).toBe('http://127.0.0.1:3000');
     expect(c.mcpUrl).toBe('http://127.0.0.1:3100/mcp');
@@ -35,8 +36,9 @@ describe('platformConfig', () => {
       OVERLOOK_LOG_LEVEL: 'warn',
       OVERLOOK_RECORDING_LOOP: 'Off',
       OVERLOOK_MEDIA_MAX_FRAMES: '1',
+      OVERLOOK_MEDIA_POLL_SECONDS: '0.5',
     });
-    expect(c).toMatchObject({ sessionDays: 2.5, trustProxy: true, logLevel: 'warn', recordingLoop: false, mediaMaxFrames: 2 });
+    expect(c).toMatchObject({ sessionDays: 2.5, trustProxy: true, logLevel: 'warn', recordingLoop: false, mediaMaxFrames: 2, mediaPollMs: 500 });
   });
 
   it('stops on a bad value with a message naming the variable', () => {

@@ -2,7 +2,8 @@
 // is claimed with a lease its node renews while rendering, so another node starting (or polling) leaves
 // it alone; once its node is killed (heartbeat and runner stopped, nothing released) and the lease has
 // expired, a running node re-queues and finishes it, and so does a node starting after the expiry.
-// Every app here shares the test database and the data dir; the 1.5 s leases keep the waits short.
+// Every app here shares the test database and the data dir; the 1.5 s leases and 0.5 s queue polls keep
+// the waits short.
 import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
@@ -47,7 +48,10 @@ async function closeNodes() {
 
 async function node(env: Record<string, string> = {}): Promise<FastifyInstance> {
   const config = {
-    ...platformConfig({ dataDir: tp.t.dataDir }, { OVERLOOK_RECORDING_LOOP: '0', OVERLOOK_WORK_LEASE_SECONDS: '1.5', ...env }),
+    ...platformConfig(
+      { dataDir: tp.t.dataDir },
+      { OVERLOOK_RECORDING_LOOP: '0', OVERLOOK_WORK_LEASE_SECONDS: '1.5', OVERLOOK_MEDIA_POLL_SECONDS: '0.5', ...env },
+    ),
     databaseUrl: tp.t.databaseUrl,
   };
   const app = await buildPlatformApp({ config, db: tp.t.db, logger: false });
@@ -96,8 +100,8 @@ describe('render leases', () => {
     const id = await renderingOn(a, 'Held');
     const b = await node();
     expect(await job(id)).toMatchObject({ status: 'processing', attempts: 1 });
-    // Past the lease's term and one poll of B: A's heartbeat keeps it.
-    await sleep(5500);
+    // Past two lease terms and several polls of B: A's heartbeat keeps it.
+    await sleep(3500);
     expect(await job(id)).toMatchObject({ status: 'processing', attempts: 1 });
     await kill(a);
     const done = await waitFor(id, (j) => j.status === 'completed' || j.status === 'failed', 20_000);
