@@ -170,7 +170,7 @@ describe('the site link, recorder end', () => {
   });
 
   it('scales a plate image over the link’s bound down, and sends a read without an image as text', async () => {
-    const scene = await sharp({ create: { width: 1600, height: 1200, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 10 } } })
+    const scene = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 10 } } })
       .jpeg({ quality: 100 })
       .toBuffer();
     expect(scene.length).toBeGreaterThan(MAX_EVENT_IMAGE_BYTES);
