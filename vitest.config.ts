@@ -58,6 +58,7 @@ const SLOW = [
   'test/mcp/cli.test.ts',
   'test/recorder/**/*.test.ts',
   'test/platform/recorder-links/site-link-e2e.test.ts',
+  'test/platform/recorder-links/site-link-outage.test.ts',
 ];
 /**
  * Slow files whose real timers race real processes (leases, live streams' idle stop, a cluster's
@@ -74,6 +75,7 @@ const TIMED = [
   'test/recorder/live/**/*.test.ts',
   'test/cli/reset-password.test.ts',
   'test/platform/recorder-links/site-link-e2e.test.ts',
+  'test/platform/recorder-links/site-link-outage.test.ts',
 ];
 
 async function reachable(url: string): Promise<boolean> {

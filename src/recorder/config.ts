@@ -53,6 +53,8 @@ export interface RecorderConfig {
   loginBlockSeconds: number;
   /** The platform link's backlog cap, in bytes (docs/recorder.md, Platform link). */
   linkBacklogBytes: number;
+  /** The longest wait between two reconnection attempts of the platform link (ms). */
+  linkRetryMaxMs: number;
   /** The proxy the link goes through (the usual variables; docs/recorder.md, Platform link). */
   proxy: { httpProxy?: string; httpsProxy?: string; noProxy?: string };
 }
@@ -95,6 +97,7 @@ export function recorderConfig(flags: { dataDir?: string } = {}, env: Env = proc
     loginFailuresPerAddress: e.OVERLOOK_LOGIN_FAILURES_PER_ADDRESS,
     loginBlockSeconds: e.OVERLOOK_LOGIN_BLOCK_SECONDS,
     linkBacklogBytes: Math.round(e.OVERLOOK_RECORDER_LINK_BACKLOG_MB * 1024 * 1024),
+    linkRetryMaxMs: e.OVERLOOK_RECORDER_LINK_RETRY_MAX_SECONDS * 1000,
     proxy: {
       httpProxy: e.HTTP_PROXY || env.http_proxy || undefined,
       httpsProxy: e.HTTPS_PROXY || env.https_proxy || undefined,

@@ -26,6 +26,7 @@ import { Outbox } from './link/outbox.js';
 import { LiveFrames } from './link/live-frames.js';
 import { CloudFrames } from './link/cloud-frames.js';
 import { SiteLink } from './link/site-link.js';
+import { linkImage } from './link/event-image.js';
 import { linkDispatcher } from './link/pairing.js';
 import type { Dispatcher } from 'undici';
 import { join } from 'node:path';
@@ -142,10 +143,13 @@ export function createRecorderServices(config: RecorderConfig, db: RecorderDb, l
     dispatcher,
     version,
     log,
+    maxBackoffMs: config.linkRetryMaxMs,
   });
-  // Events of shared devices go to the platform through the outbox, as frames do.
+  // Events of shared devices go to the platform through the outbox, as frames do; a plate read with its crop.
   events.onIngested(async (e) => {
-    if (await link.shares(e.deviceId)) await outbox.addEvent(e.deviceId, e.kind.slice(0, 50), e.at, e.data);
+    if (!(await link.shares(e.deviceId))) return;
+    const image = e.image ? await linkImage(e.image, log) : null;
+    await outbox.addEvent(e.deviceId, e.kind.slice(0, 50), e.at, e.data, image);
   });
   const plates = new PlateReaders(
     { ffmpeg: config.ffmpegPath, workRoot: join(config.dataDir, 'plates'), log, store: (id, e) => events.ingestLpr(id, e) },

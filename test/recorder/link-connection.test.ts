@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUBPROTOCOL, type FromRecorder } from '../../src/lib/site-link/protocol.js';
+import sharp from 'sharp';
+import { MAX_EVENT_IMAGE_BYTES, SUBPROTOCOL, type FromRecorder } from '../../src/lib/site-link/protocol.js';
 import { CODE, CREDENTIAL, FakePlatform } from '../helpers/fake-site-platform.js';
 import { serveRecorder, type ServedRecorder } from '../helpers/linked-recorder.js';
 import { eventually, makeTestVideo } from '../helpers/recorder.js';
@@ -133,16 +134,19 @@ describe('the site link, recorder end', () => {
     platform.send({ type: 'schedules', schedules: [] });
   });
 
-  it('sends events of shared devices, number-plate reads as kind plate', async () => {
-    const post = (id: string, plate: string) =>
+  it('sends events of shared devices, number-plate reads as kind plate with their crop', async () => {
+    const crop = await sharp({ create: { width: 120, height: 40, channels: 3, background: '#eee' } })
+      .jpeg()
+      .toBuffer();
+    const post = (id: string, plate: string, image?: Buffer) =>
       r.running.app.inject({
         method: 'POST',
         url: `/api/devices/${id}/events/lpr`,
         headers: r.admin,
-        payload: { plate_number: plate, capture_time: '2026-11-28T07:00:00Z', direction: 'in' },
+        payload: { plate_number: plate, capture_time: '2026-11-28T07:00:00Z', direction: 'in', ...(image ? { plate_image: image.toString('base64') } : {}) },
       });
-    expect((await post(kept, 'KEPT1')).statusCode).toBe(201);
-    expect((await post(shared, 'ab 123')).statusCode).toBe(201);
+    expect((await post(kept, 'KEPT1', crop)).statusCode).toBe(201);
+    expect((await post(shared, 'ab 123', crop)).statusCode).toBe(201);
     const events = await eventually(
       async () => {
         const e = platform.all('event');
@@ -158,8 +162,36 @@ describe('the site link, recorder end', () => {
       device_id: shared,
       kind: 'plate',
       at: '2026-11-28T07:00:00.000Z',
-      data: { plate: 'AB 123', direction: 'in' },
+      data: { plate: 'AB 123', direction: 'in', has_plate_image: true },
     });
+    // The crop travels as the message's payload, byte for byte, not inside the JSON.
+    expect(events[0]!.payload?.equals(crop)).toBe(true);
+    expect(JSON.stringify(events[0]!.message)).not.toContain(crop.toString('base64').slice(0, 40));
+  });
+
+  it('scales a plate image over the link’s bound down, and sends a read without an image as text', async () => {
+    const scene = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 10 } } })
+      .jpeg({ quality: 100 })
+      .toBuffer();
+    expect(scene.length).toBeGreaterThan(MAX_EVENT_IMAGE_BYTES);
+    const before = platform.all('event').length;
+    const post = (plate: string, image?: Buffer) =>
+      r.running.app.inject({
+        method: 'POST',
+        url: `/api/devices/${shared}/events/lpr`,
+        headers: r.admin,
+        payload: { plate_number: plate, capture_time: '2026-11-28T07:05:00Z', ...(image ? { plate_image: image.toString('base64') } : {}) },
+      });
+    expect((await post('BIG1', scene)).statusCode).toBe(201);
+    expect((await post('NONE1')).statusCode).toBe(201);
+    const events = await eventually(async () => platform.all('event').length >= before + 2 && platform.all('event').slice(before), 10_000, 'two more events');
+    const [big, none] = events as [(typeof events)[number], (typeof events)[number]];
+    expect(big.message).toMatchObject({ data: { plate: 'BIG1', has_plate_image: true } });
+    expect(big.payload!.length).toBeLessThanOrEqual(MAX_EVENT_IMAGE_BYTES);
+    const meta = await sharp(big.payload!).metadata();
+    expect([meta.format, Math.max(meta.width!, meta.height!)]).toEqual(['jpeg', 1280]);
+    expect(none.message).toMatchObject({ data: { plate: 'NONE1', has_plate_image: false } });
+    expect(none.payload).toBeNull();
   });
 
   it('tells the platform when the share flag changes, within 10 s', async () => {

@@ -300,6 +300,10 @@ const Recorder = {
     1024,
     'Largest backlog of cloud frames and events the recorder keeps for its linked platform, in MB; the oldest are dropped beyond it',
   ),
+  OVERLOOK_RECORDER_LINK_RETRY_MAX_SECONDS: positive(
+    60,
+    'Longest wait between two attempts to reconnect the platform link, in seconds (waits start at 1 s and double, with jitter)',
+  ),
   HTTPS_PROXY: Type.Optional(
     text('HTTP proxy (`http://host:port`) for the platform link to an `https://` platform (also `https_proxy`)', { defaultText: 'none' }),
   ),

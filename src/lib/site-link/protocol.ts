@@ -33,6 +33,8 @@ export const SILENCE_MS = 30_000;
 export const MAX_UNACKED = 16;
 /** Largest payload of one binary message (a JPEG frame or a live segment). */
 export const MAX_PAYLOAD_BYTES = 16 * 1024 * 1024;
+/** Largest image an event carries (a number-plate read's crop); a bigger one is scaled down or left out. */
+export const MAX_EVENT_IMAGE_BYTES = 512 * 1024;
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 const Time = Type.String({ format: 'date-time', maxLength: 40 });
@@ -69,7 +71,10 @@ const Devices = Type.Object({
 });
 /** A cloud frame (binary, the payload is the JPEG), owed since `taken_at`; acknowledged by `seq`. */
 const Frame = Type.Object({ type: Type.Literal('frame'), seq: Seq, device_id: Id, taken_at: Time });
-/** A recorder event of a device; number-plate reads carry kind `plate` and `plate` in data. */
+/**
+ * A recorder event of a device; number-plate reads carry kind `plate` and `plate` in data, and come as a
+ * binary message whose payload is the plate crop (a JPEG of at most MAX_EVENT_IMAGE_BYTES) when there is one.
+ */
 const DeviceEvent = Type.Object({
   type: Type.Literal('event'),
   seq: Seq,

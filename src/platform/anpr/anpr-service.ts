@@ -13,7 +13,7 @@ import type { ObjectStore } from '../storage/index.js';
 import { toEventRecord, type AnprEventRecord } from './anpr-record.js';
 import type { Direction } from './anpr-tables.js';
 import * as repo from './anpr-repository.js';
-import { decodePlateImage } from './plate-image.js';
+import { checkPlateJpeg, decodePlateImage } from './plate-image.js';
 import { normalisePlate, plateFilter, plateOrFail } from './plate.js';
 import { instantOrFail, rangeOrFail } from '../../lib/time/read-time.js';
 
@@ -125,9 +125,10 @@ export class AnprService {
 
   /**
    * Stores one plate read. With `id` (a caller's own stable id for the read, e.g. the site link's), the
-   * read is stored once: sent again, the stored event is answered and nothing is written.
+   * read is stored once: sent again, the stored event is answered and nothing is written. `image` is the
+   * plate JPEG as bytes (the site link's plate crop), checked as a `plate_image` is.
    */
-  async ingest(cameraExid: string, tokenId: string | null, input: IngestInput, opts: { id?: string } = {}): Promise<AnprEventRecord> {
+  async ingest(cameraExid: string, tokenId: string | null, input: IngestInput, opts: { id?: string; image?: Buffer } = {}): Promise<AnprEventRecord> {
     const camera = await this.cameras.row(cameraExid);
     if (opts.id) {
       const stored = await repo.eventById(this.db, camera.id, opts.id);
@@ -149,7 +150,9 @@ export class AnprService {
     }
 
     const id = opts.id ?? newId();
-    const jpeg = input.plate_image === undefined ? null : await decodePlateImage(input.plate_image, this.config.anprImageMaxBytes);
+    if (opts.image && input.plate_image !== undefined) throw validation('plate_image', 'send the plate image once');
+    const max = this.config.anprImageMaxBytes;
+    const jpeg = opts.image ? await checkPlateJpeg(opts.image, max) : input.plate_image === undefined ? null : await decodePlateImage(input.plate_image, max);
     const key = jpeg ? imageKey(camera.id, id) : null;
     const row = {
       id,

@@ -1,6 +1,7 @@
-// Plate images arrive as base64 text in JSON (what camera event pushes and recorders send). Before one is
-// stored it must be a JPEG that really decodes (sharp), within the size limit: a camera that sends a
-// PNG, a truncated frame or a huge full-scene picture gets a clear 4xx, never a broken object.
+// Plate images arrive as base64 text in JSON (what camera event pushes and recorders send), or as bytes
+// (a linked recorder's plate crop, over the site link). Before one is stored it must be a JPEG that
+// really decodes (sharp), within the size limit: a camera that sends a PNG, a truncated frame or a huge
+// full-scene picture gets a clear 4xx, never a broken object.
 import sharp from 'sharp';
 import { ApiError, validation } from '../../lib/errors.js';
 
@@ -16,7 +17,11 @@ export async function decodePlateImage(text: string, maxBytes: number): Promise<
   // Checked on the text first, so an oversized image is refused before it is decoded into memory.
   if (Math.floor((b64.length * 3) / 4) - 2 > maxBytes) throw tooLarge(maxBytes);
   // Node's base64 decoder takes the URL-safe alphabet too.
-  const bytes = Buffer.from(b64, 'base64');
+  return checkPlateJpeg(Buffer.from(b64, 'base64'), maxBytes);
+}
+
+/** The bytes themselves, when they are a JPEG that decodes within the limits; throws a 400/413 ApiError otherwise. */
+export async function checkPlateJpeg(bytes: Buffer, maxBytes: number): Promise<Buffer> {
   if (bytes.length > maxBytes) throw tooLarge(maxBytes);
   if (bytes.length < 3 || bytes[0] !== 0xff || bytes[1] !== 0xd8 || bytes[2] !== 0xff) throw validation('plate_image', 'must be a JPEG image');
   let meta: sharp.Metadata;

@@ -120,7 +120,7 @@ export class LinkHub {
       case 'frame':
         return this.frame(held, message, payload);
       case 'event':
-        return this.event(held, message);
+        return this.event(held, message, payload);
     }
   }
 
@@ -148,7 +148,7 @@ export class LinkHub {
     held.session.send({ type: 'ack', seq: message.seq });
   }
 
-  private async event(held: Held, message: Message<'event'>): Promise<void> {
+  private async event(held: Held, message: Message<'event'>, image: Buffer | null): Promise<void> {
     const device = held.devices.get(message.device_id);
     if (!device) {
       held.session.send({ type: 'ack', seq: message.seq });
@@ -170,25 +170,41 @@ export class LinkHub {
     };
     await repo.insertEventOnce(db, row);
     const stored = await repo.eventByKey(db, device.cameraId, dedupeKey);
-    if (stored && message.kind === 'plate' && !stored.anpr_event_id) await this.plate(device, stored.id, dedupeKey, at, message.data);
+    if (stored && message.kind === 'plate' && !stored.anpr_event_id) await this.plate(device, stored.id, dedupeKey, at, message.data, image);
     held.session.send({ type: 'ack', seq: message.seq });
   }
 
-  /** A plate read becomes the camera's ANPR event, once: its id comes from the read itself. */
-  private async plate(device: LinkedDevice, eventId: string, dedupeKey: string, at: string, data: Record<string, unknown>): Promise<void> {
-    const { plate, ...rest } = data;
+  /**
+   * A plate read becomes the camera's ANPR event, once: its id comes from the read itself. Its crop is
+   * stored as an ingested plate image is; a crop the ANPR feature refuses leaves the read without one.
+   */
+  private async plate(
+    device: LinkedDevice,
+    eventId: string,
+    dedupeKey: string,
+    at: string,
+    data: Record<string, unknown>,
+    image: Buffer | null,
+  ): Promise<void> {
+    const { plate, has_plate_image: _sent, plate_image: _inline, ...rest } = data;
+    const input = { ...rest, plate_number: typeof plate === 'string' ? plate : undefined, captured_at: at };
+    const id = idFrom(hash(`anpr\n${device.cameraId}\n${dedupeKey}`));
+    const ingest = (withImage: Buffer | null) => this.deps.anpr.ingest(device.cameraExid, null, input, { id, ...(withImage ? { image: withImage } : {}) });
+    const refused = (err: unknown) => err instanceof ApiError && err.status < 500;
     try {
-      const anprEvent = await this.deps.anpr.ingest(
-        device.cameraExid,
-        null,
-        { ...rest, plate_number: typeof plate === 'string' ? plate : undefined, captured_at: at },
-        { id: idFrom(hash(`anpr\n${device.cameraId}\n${dedupeKey}`)) },
-      );
+      let anprEvent: Awaited<ReturnType<typeof ingest>>;
+      try {
+        anprEvent = await ingest(image);
+      } catch (err) {
+        if (!image || !refused(err)) throw err;
+        this.deps.log.warn({ camera: device.cameraExid, err: (err as Error).message }, 'site link: plate crop refused; the read is kept without it');
+        anprEvent = await ingest(null);
+      }
       await repo.setAnprEvent(this.deps.db, eventId, anprEvent.id);
     } catch (err) {
       // A read the ANPR feature refuses (no plate, bad fields) stays a recorder event only.
-      if (!(err instanceof ApiError) || err.status >= 500) throw err;
-      this.deps.log.warn({ camera: device.cameraExid, err: err.message }, 'site link: plate event not taken as an ANPR event');
+      if (!refused(err)) throw err;
+      this.deps.log.warn({ camera: device.cameraExid, err: (err as Error).message }, 'site link: plate event not taken as an ANPR event');
     }
   }
 

@@ -124,13 +124,16 @@ export class LinkSession {
         return;
       }
       default:
-        this.queue = this.queue.then(() =>
-          this.handlers.onMessage(message, payload).catch((err) => {
+        this.queue = this.queue.then(() => {
+          // A closed connection acknowledges nothing, so the recorder sends it all again on its next one;
+          // storing it here too would only race that connection (and could revive cameras gone offline).
+          if (this.ended) return;
+          return this.handlers.onMessage(message, payload).catch((err) => {
             // Not stored, so not acknowledged: the recorder sends it again on its next connection.
             this.log.warn({ err, link: this.linkId }, 'site link: a message could not be handled; reconnect to resend');
             this.close(1011, 'the platform could not store a message');
-          }),
-        );
+          });
+        });
     }
   }
 

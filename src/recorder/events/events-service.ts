@@ -61,6 +61,8 @@ export interface IngestedEvent {
   kind: string;
   at: string;
   data: Record<string, unknown>;
+  /** A licence-plate read's image (JPEG), when it came with one. */
+  image?: Buffer;
 }
 
 export class EventsService {
@@ -95,8 +97,9 @@ export class EventsService {
     if (input.bounding_box && input.bounding_box.length !== 4) throw validation('bounding_box', 'must be [x1, y1, x2, y2]');
     const id = newId();
     let imagePath: string | null = null;
+    let jpeg: Buffer | undefined;
     if (input.plate_image) {
-      const jpeg = Buffer.from(input.plate_image, 'base64');
+      jpeg = Buffer.from(input.plate_image, 'base64');
       if (jpeg.length < 4 || jpeg[0] !== 0xff || jpeg[1] !== 0xd8) throw validation('plate_image', 'must be a base64 JPEG');
       imagePath = join(deviceId, 'lpr', capture.slice(0, 10), `${id}.jpg`);
       mkdirSync(dirname(join(this.storageRoot, imagePath)), { recursive: true });
@@ -131,6 +134,7 @@ export class EventsService {
         bounding_box: lpr.bounding_box,
         has_plate_image,
       },
+      ...(jpeg ? { image: jpeg } : {}),
     });
     return toLpr(row);
   }

@@ -1,8 +1,8 @@
 // The durable outbox of what the recorder owes its platform: cloud frames (a JPEG file in the outbox
-// folder and a row) and device events (a row). Rows are numbered by `seq`, never reused, sent oldest
-// first and deleted when the platform acknowledges them. A file is written before its row, so a crash
-// leaves at most a file without a row, which `clean` removes at start; a row whose file is gone is
-// dropped too. Beyond the byte cap the oldest are dropped, each with a log line.
+// folder and a row) and device events (a row, and a JPEG file when a plate read has its crop). Rows are
+// numbered by `seq`, never reused, sent oldest first and deleted when the platform acknowledges them. A
+// file is written before its row, so a crash leaves at most a file without a row, which `clean` removes
+// at start; a frame whose file is gone is dropped too (an event goes without its image). Beyond the byte cap the oldest are dropped, each with a log line.
 import { mkdirSync, readdirSync } from 'node:fs';
 import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ export interface OutboxItem {
   /** `frame` for a cloud frame, otherwise the event's kind. */
   kind: string;
   takenAt: string;
-  /** A frame's JPEG. */
+  /** A frame's JPEG, or an event's image. */
   jpeg: Buffer | null;
   /** An event's data. */
   data: Record<string, unknown> | null;
@@ -44,15 +44,22 @@ export class Outbox {
   }
 
   async addFrame(deviceId: string, takenAt: Date, jpeg: Buffer): Promise<number> {
-    const file = `${randomUUID()}.jpg`;
-    await writeFile(join(this.dir, `${file}.tmp`), jpeg);
-    await rename(join(this.dir, `${file}.tmp`), join(this.dir, file));
+    const file = await this.writeJpeg(jpeg);
     return this.insert({ device_id: deviceId, kind: 'frame', taken_at: takenAt.toISOString(), file, data: null, size: jpeg.length });
   }
 
-  async addEvent(deviceId: string, kind: string, at: string, data: Record<string, unknown>): Promise<number> {
+  /** An event, with its image (a plate read's crop) when it has one. */
+  async addEvent(deviceId: string, kind: string, at: string, data: Record<string, unknown>, image: Buffer | null = null): Promise<number> {
     const json = JSON.stringify(data);
-    return this.insert({ device_id: deviceId, kind, taken_at: at, file: null, data: json, size: Buffer.byteLength(json) });
+    const file = image ? await this.writeJpeg(image) : null;
+    return this.insert({ device_id: deviceId, kind, taken_at: at, file, data: json, size: Buffer.byteLength(json) + (image?.length ?? 0) });
+  }
+
+  private async writeJpeg(jpeg: Buffer): Promise<string> {
+    const file = `${randomUUID()}.jpg`;
+    await writeFile(join(this.dir, `${file}.tmp`), jpeg);
+    await rename(join(this.dir, `${file}.tmp`), join(this.dir, file));
+    return file;
   }
 
   private async insert(row: Omit<LinkOutboxTable, 'seq'>): Promise<number> {
@@ -100,7 +107,8 @@ export class Outbox {
       let jpeg: Buffer | null = null;
       if (r.file) {
         jpeg = await readFile(join(this.dir, r.file)).catch(() => null);
-        if (!jpeg) {
+        if (!jpeg && r.kind !== 'frame') this.log.warn({ seq: r.seq }, 'platform link: an event’s image is missing; sent without it');
+        else if (!jpeg) {
           this.log.warn({ seq: r.seq }, 'platform link: a frame’s file is missing; dropped');
           await this.remove(r);
           continue;

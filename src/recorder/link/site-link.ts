@@ -26,7 +26,6 @@ import type { Outbox } from './outbox.js';
 import { answerRequest } from './requests.js';
 
 const MIN_BACKOFF_MS = 1000;
-const MAX_BACKOFF_MS = 60_000;
 /** How often the stored link and the shared devices are looked at (a change reaches the platform within this). */
 const SYNC_MS = 2000;
 
@@ -46,6 +45,8 @@ export interface SiteLinkDeps {
   dispatcher: Dispatcher;
   version: string;
   log: Log;
+  /** The longest wait between two reconnection attempts (OVERLOOK_RECORDER_LINK_RETRY_MAX_SECONDS). */
+  maxBackoffMs: number;
 }
 
 function wsUrl(platformUrl: string): string {
@@ -212,7 +213,7 @@ export class SiteLink {
 
   private scheduleReconnect(): void {
     if (!this.running || !this.link || this.link.revokedAt || this.reconnectTimer) return;
-    const base = Math.min(MAX_BACKOFF_MS, MIN_BACKOFF_MS * 2 ** this.attempts);
+    const base = Math.min(this.deps.maxBackoffMs, MIN_BACKOFF_MS * 2 ** this.attempts);
     this.attempts++;
     // Jitter: many recorders cut off together do not all come back in the same second.
     const delay = base / 2 + Math.random() * (base / 2);
@@ -306,7 +307,10 @@ export class SiteLink {
             const sent =
               item.kind === 'frame' && item.jpeg
                 ? this.send({ type: 'frame', seq: item.seq, device_id: item.deviceId, taken_at: item.takenAt }, item.jpeg)
-                : this.send({ type: 'event', seq: item.seq, device_id: item.deviceId, kind: item.kind, at: item.takenAt, data: item.data ?? {} });
+                : this.send(
+                    { type: 'event', seq: item.seq, device_id: item.deviceId, kind: item.kind, at: item.takenAt, data: item.data ?? {} },
+                    item.jpeg ?? undefined,
+                  );
             if (!sent) break;
             this.unacked.add(item.seq);
             this.sentUpTo = item.seq;

@@ -228,6 +228,46 @@ describe('site links', () => {
       expect(events.json().data.find((e: { kind: string }) => e.kind === 'plate').anpr_event_id).toBeTruthy();
     });
 
+    it('stores a plate read’s crop as its ANPR event’s image, once; a crop that is no JPEG leaves the read without one', async () => {
+      const { r } = await linkedRecorder();
+      r.devices([{ id: 'anpr-2', name: 'Crop cam', state: 'streaming', timezone: 'UTC' }]);
+      const cam = await cameraOf('Crop cam');
+      const crop = await sharp({ create: { width: 96, height: 32, channels: 3, background: '#fd0' } })
+        .jpeg()
+        .toBuffer();
+      const read = (seq: number, plate: string, at: string) =>
+        ({ type: 'event', seq, device_id: 'anpr-2', kind: 'plate', at, data: { plate, confidence: 0.8, has_plate_image: true } }) as const;
+      r.send(read(1, 'CR0P 1', '2026-11-20T12:00:00.000Z'), crop);
+      // Sent again after a reconnection: the same read, the same image.
+      r.send(read(2, 'CR0P 1', '2026-11-20T12:00:00.000Z'), crop);
+      r.send(read(3, 'BAD 1', '2026-11-20T12:00:01.000Z'), Buffer.from('not a jpeg at all'));
+      await waitFor('ack 3', () => r.acked(3));
+      const list = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${cam.exid}/anpr?sort=asc`, headers: viewer.auth });
+      expect(list.statusCode, list.body).toBe(200);
+      const reads = list.json().data as { id: string; plate: string; has_plate_image: boolean; metadata: Record<string, unknown> }[];
+      expect(reads.map((e) => [e.plate, e.has_plate_image])).toEqual([
+        ['CR0P1', true],
+        ['BAD1', false],
+      ]);
+      expect(reads[0]!.metadata).not.toHaveProperty('has_plate_image');
+      const image = await tp.app.inject({
+        method: 'GET',
+        url: `/v2/cameras/${cam.exid}/anpr/${reads[0]!.id}`,
+        headers: { ...viewer.auth, accept: 'image/jpeg' },
+      });
+      expect(image.statusCode, image.body).toBe(200);
+      expect(image.headers['content-type']).toBe('image/jpeg');
+      expect(image.rawPayload.equals(crop)).toBe(true);
+      const json = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${cam.exid}/anpr/${reads[0]!.id}`, headers: viewer.auth });
+      expect(json.json().plate_image).toBe(`data:image/jpeg;base64,${crop.toString('base64')}`);
+      const none = await tp.app.inject({
+        method: 'GET',
+        url: `/v2/cameras/${cam.exid}/anpr/${reads[1]!.id}`,
+        headers: { ...viewer.auth, accept: 'image/jpeg' },
+      });
+      expect(none.statusCode).toBe(404);
+    });
+
     it('sends the schedules on connect and again when recording settings change', async () => {
       const { r } = await linkedRecorder();
       r.devices([{ id: 'sched-1', name: 'Schedule cam', state: 'streaming', timezone: 'UTC' }]);
