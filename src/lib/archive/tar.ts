@@ -61,10 +61,12 @@ function paxRecords(path: string, size: number): Buffer | null {
     while (Buffer.byteLength(`${len}${body}`) !== len) len = Buffer.byteLength(`${len}${body}`);
     records.push(`${len}${body}`);
   };
-  const fits = Buffer.byteLength(path) <= USTAR_NAME || (() => {
-    const cut = path.lastIndexOf('/', USTAR_PREFIX);
-    return cut > 0 && Buffer.byteLength(path.slice(cut + 1)) <= USTAR_NAME;
-  })();
+  const fits =
+    Buffer.byteLength(path) <= USTAR_NAME ||
+    (() => {
+      const cut = path.lastIndexOf('/', USTAR_PREFIX);
+      return cut > 0 && Buffer.byteLength(path.slice(cut + 1)) <= USTAR_NAME;
+    })();
   if (!fits) record('path', path);
   if (size > USTAR_MAX_SIZE) record('size', String(size));
   return records.length ? Buffer.from(records.join('')) : null;
@@ -129,7 +131,10 @@ export class TarWriter {
 }
 
 function readOctal(block: Buffer, start: number, width: number, what: string): number {
-  const text = block.toString('ascii', start, start + width).replace(/[\0 ]+$/, '').replace(/^ +/, '');
+  const text = block
+    .toString('ascii', start, start + width)
+    .replace(/[\0 ]+$/, '')
+    .replace(/^ +/, '');
   if (!/^[0-7]*$/.test(text)) throw new BadArchiveError(`bad ${what} field in a tar header`);
   return text ? Number.parseInt(text, 8) : 0;
 }

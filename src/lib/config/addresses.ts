@@ -50,7 +50,8 @@ export function resolveAddress(service: ServiceName, flags: ServeFlags, env: Env
 }
 
 /** Where the data directory is, without creating it (a restore checks it is empty first). */
-export const dataDirPath = (flags: { dataDir?: string }, env: Env = processEnv()): string => resolve(flags.dataDir ?? env.OVERLOOK_DATA_DIR ?? DEFAULT_DATA_DIR);
+export const dataDirPath = (flags: { dataDir?: string }, env: Env = processEnv()): string =>
+  resolve(flags.dataDir ?? env.OVERLOOK_DATA_DIR ?? DEFAULT_DATA_DIR);
 
 /** The data directory, created if missing; owner-only (0700), as it holds the database and key files. */
 export function resolveDataDir(flags: { dataDir?: string }, env: Env = processEnv()): string {

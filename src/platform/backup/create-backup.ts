@@ -151,7 +151,11 @@ export async function createBackup(config: PlatformConfig, to: string): Promise<
         format_version: FORMAT_VERSION,
         overlook_version: overlookVersion(),
         created_at: new Date().toISOString(),
-        database: { kind: config.databaseUrl ? 'postgres' : 'sqlite', migrations: database.migrations, ...(database.pgDump ? { pg_dump: database.pgDump } : {}) },
+        database: {
+          kind: config.databaseUrl ? 'postgres' : 'sqlite',
+          migrations: database.migrations,
+          ...(database.pgDump ? { pg_dump: database.pgDump } : {}),
+        },
         objects: { store: config.storage.kind, count: objects },
         secret_key: config.secretKey ? 'environment' : 'file',
         files,
@@ -166,7 +170,8 @@ export async function createBackup(config: PlatformConfig, to: string): Promise<
     await link(partial, target);
     const { size } = await stat(target);
     const notes: string[] = [];
-    if (config.storage.kind === 's3') notes.push('the objects in the S3 bucket are not in this backup: back the bucket up on its own (versioning or replication)');
+    if (config.storage.kind === 's3')
+      notes.push('the objects in the S3 bucket are not in this backup: back the bucket up on its own (versioning or replication)');
     if (config.secretKey) notes.push('OVERLOOK_SECRET_KEY is not in this backup: a restored platform needs the same value');
     return {
       file: target,

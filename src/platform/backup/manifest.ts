@@ -54,7 +54,8 @@ export function parseManifest(text: string): Manifest | string {
     return 'its manifest is not JSON';
   }
   if (m?.format !== FORMAT) return 'it is not an Overlook backup (manifest format)';
-  if (m.format_version !== FORMAT_VERSION) return `it has format version ${String(m.format_version)}; this version of Overlook restores version ${FORMAT_VERSION}`;
+  if (m.format_version !== FORMAT_VERSION)
+    return `it has format version ${String(m.format_version)}; this version of Overlook restores version ${FORMAT_VERSION}`;
   const db = m.database;
   if (!db || (db.kind !== 'sqlite' && db.kind !== 'postgres') || !Array.isArray(db.migrations) || !db.migrations.every(isString)) {
     return 'its manifest does not say which database it holds';
