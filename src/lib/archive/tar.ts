@@ -182,7 +182,13 @@ export async function listTar(file: FileHandle): Promise<TarEntry[]> {
   for (let at = 0; ; ) {
     if (at + BLOCK > fileSize) throw new BadArchiveError('the file ends before the end of the archive: it is truncated');
     const block = await readExactly(file, BLOCK, at);
-    if (block.every((b) => b === 0)) return entries;
+    if (block.every((b) => b === 0)) {
+      // The end-of-archive marker is two zero blocks: one alone is a file cut short.
+      if (at + 2 * BLOCK > fileSize || !(await readExactly(file, BLOCK, at + BLOCK)).every((b) => b === 0)) {
+        throw new BadArchiveError('the file ends before the end of the archive: it is truncated');
+      }
+      return entries;
+    }
     const stored = readOctal(block, 148, 8, 'checksum');
     let sum = 0;
     for (let i = 0; i < BLOCK; i++) sum += i >= 148 && i < 156 ? 0x20 : (block[i] ?? 0);
