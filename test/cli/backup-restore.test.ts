@@ -139,7 +139,9 @@ async function expectAllThere(base: string, began: number, admin: { email: strin
     expect((await fetch(`${base}/v2/projects/${r.project}`, { headers: auth })).status, r.project).toBe(200);
     const byKey = await fetch(`${base}/v2/cameras/${r.camera}`, { headers: { 'x-access-key': r.key } });
     expect(byKey.status, `key of ${r.camera}`).toBe(200);
-    const frame = await fetch(`${base}/v2/cameras/${r.camera}/recordings/snapshots/${encodeURIComponent(r.frame.takenAt)}`, { headers: auth });
+    const frame = await fetch(`${base}/v2/cameras/${r.camera}/recordings/snapshots/${encodeURIComponent(r.frame.takenAt)}`, {
+      headers: { ...auth, accept: 'image/jpeg' },
+    });
     expect(frame.status, `frame ${r.frame.takenAt}`).toBe(200);
     expect((await frame.arrayBuffer()).byteLength).toBe(r.frame.size);
     const item = await fetch(`${base}/v2/projects/${r.project}/media-hub/${r.item.id}`, { headers: auth });
