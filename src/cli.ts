@@ -2,6 +2,7 @@
 // The `overlook` command (README.md). Each service registers its own commands.
 import { Command } from 'commander';
 import { registerPlatformCommands } from './cli/platform-commands.js';
+import { registerBackupCommands } from './cli/backup-commands.js';
 import { registerRecorderCommands } from './recorder/cli.js';
 import { registerJwtServiceCommand } from './lib/services/serve-command.js';
 import { buildAiApp } from './ai/app.js';
@@ -12,6 +13,7 @@ const program = new Command('overlook').description('Overlook: construction-site
 program.showHelpAfterError();
 
 registerPlatformCommands(program);
+registerBackupCommands(program);
 registerRecorderCommands(program);
 registerJwtServiceCommand(program, 'ai', 'Run the AI API (platform JWT in Authorization: Bearer or x-api-key)', buildAiApp);
 registerMcpCommand(program);

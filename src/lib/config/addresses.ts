@@ -49,9 +49,13 @@ export function resolveAddress(service: ServiceName, flags: ServeFlags, env: Env
   return { host, port };
 }
 
+/** Where the data directory is, without creating it (a restore checks it is empty first). */
+export const dataDirPath = (flags: { dataDir?: string }, env: Env = processEnv()): string =>
+  resolve(flags.dataDir ?? env.OVERLOOK_DATA_DIR ?? DEFAULT_DATA_DIR);
+
 /** The data directory, created if missing; owner-only (0700), as it holds the database and key files. */
 export function resolveDataDir(flags: { dataDir?: string }, env: Env = processEnv()): string {
-  const dir = resolve(flags.dataDir ?? env.OVERLOOK_DATA_DIR ?? DEFAULT_DATA_DIR);
+  const dir = dataDirPath(flags, env);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   // Explicitly, whatever the umask, and for a data dir an older version made with the umask's mode.
   try {

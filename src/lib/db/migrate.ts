@@ -44,3 +44,10 @@ export async function pendingMigrations(db: Db<any>, migrations: Record<string, 
   const all = await migrator.getMigrations();
   return all.filter((m) => !m.executedAt).map((m) => m.name);
 }
+
+/** The names of the migrations applied to the database, oldest first (a backup records them). */
+export async function appliedMigrations(db: Db<any>, migrations: Record<string, Migration>): Promise<string[]> {
+  const migrator = new Migrator({ db: db.kysely, provider: new StaticProvider(migrations), ...inSchema(db) });
+  const all = await migrator.getMigrations();
+  return all.filter((m) => m.executedAt).map((m) => m.name);
+}

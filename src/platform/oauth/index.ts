@@ -3,3 +3,4 @@
 export { clientOwnedBy, clientsOwnedBy, deleteClient, insertClient, updateClient } from './oauth-records-repository.js';
 export { withHashedSecret } from './oauth-secrets-at-rest.js';
 export { OauthServer } from './oauth-server.js';
+export { LEGACY_OAUTH_KEYS_FILE } from './oauth-keys.js';

@@ -32,7 +32,7 @@ function parse(text: string, where: string): OauthKeys {
 
 const OAUTH_KEYS_KIND = 'oauth-keys';
 /** The key file of data dirs made before the keys moved to the database. */
-const LEGACY_FILE = 'oauth-keys.json';
+export const LEGACY_OAUTH_KEYS_FILE = 'oauth-keys.json';
 
 async function newKeys(): Promise<OauthKeys> {
   return { jwks: { keys: [await privateJwk('ES256'), await privateJwk('RS256')] }, cookieKeys: [randomBytes(32).toString('base64url')] };
@@ -41,7 +41,7 @@ async function newKeys(): Promise<OauthKeys> {
 export async function loadOauthKeys(opts: { dataDir: string; json?: string; secrets: SecretStore }): Promise<OauthKeys> {
   if (opts.json) return parse(opts.json, 'OVERLOOK_OAUTH_KEYS');
   const [active] = await opts.secrets.ensure(OAUTH_KEYS_KIND, async () => {
-    const file = join(opts.dataDir, LEGACY_FILE);
+    const file = join(opts.dataDir, LEGACY_OAUTH_KEYS_FILE);
     const keys = existsSync(file) ? parse(readFileSync(file, 'utf8'), file) : await newKeys();
     return { kid: keys.jwks.keys[0]!.kid ?? (await calculateJwkThumbprint(keys.jwks.keys[0]!)), value: JSON.stringify(keys) };
   });

@@ -9,7 +9,7 @@ import type { MakeSecret, SecretStore, StoredSecret } from './secret-store.js';
 
 const JWT_SIGNING_KIND = 'jwt-signing';
 /** The key file of data dirs made before the keys moved to the database. */
-const LEGACY_JWT_KEY_FILE = 'jwt-signing-key.pem';
+export const LEGACY_JWT_KEY_FILE = 'jwt-signing-key.pem';
 
 const newKey: MakeSecret = async () => {
   const pem = await generateSigningKeyPem();

@@ -1,3 +1,4 @@
 // What other features use of the object store: its interface.
 // Other features import this file only (docs/architecture.md, Feature folders as modules).
 export type { ObjectStore, StoredObject } from './object-store.js';
+export { checkKey } from './object-store.js';

@@ -1,0 +1,180 @@
+// `overlook restore`: a backup file written back into an empty data dir (and, on PostgreSQL, an empty
+// database). Every file is checked against the manifest's size and SHA-256 before anything is written;
+// the files go to a folder inside the data dir and are moved into place only once all are written.
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, rmdir, stat, type FileHandle } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { BadArchiveError, entryChunks, entrySha256, listTar, type TarEntry } from '../../lib/archive/tar.js';
+import { DATA_PREFIX, MANIFEST, OBJECTS_DIR, PG_DUMP, restorablePath, SQLITE_FILE } from './layout.js';
+import { type Manifest, parseManifest } from './manifest.js';
+import { pgRestore, userTables } from './postgres-tools.js';
+import { BackupRefused } from './refusal.js';
+
+export interface RestoreOptions {
+  from: string;
+  /** The data dir to restore into: missing or empty. */
+  dataDir: string;
+  /** PostgreSQL: the empty database to restore into. */
+  databaseUrl?: string;
+  /** The migrations this version knows: a backup applied to more was made by a newer version. */
+  knownMigrations: readonly string[];
+}
+
+export interface RestoreSummary {
+  data_dir: string;
+  database: 'sqlite' | 'postgres';
+  migration: string | null;
+  files: number;
+  objects: number;
+  created_at: string;
+  notes: string[];
+}
+
+const STAGING = '.restore-partial';
+const MANIFEST_MAX_BYTES = 1 << 30;
+
+async function openBackup(from: string): Promise<FileHandle> {
+  try {
+    const file = await open(from, 'r');
+    if (!(await file.stat()).isFile()) {
+      await file.close();
+      throw new BackupRefused(`${from} is not a file`);
+    }
+    return file;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') throw new BackupRefused(`${from} does not exist`);
+    if ((err as NodeJS.ErrnoException).code === 'EISDIR') throw new BackupRefused(`${from} is not a file`);
+    throw err;
+  }
+}
+
+async function checkEmptyDataDir(dataDir: string): Promise<void> {
+  if (!existsSync(dataDir)) return;
+  if (!(await stat(dataDir)).isDirectory()) throw new BackupRefused(`${dataDir} is not a folder`);
+  const inside = await readdir(dataDir);
+  if (inside.length) {
+    const some = inside.slice(0, 3).join(', ') + (inside.length > 3 ? ', …' : '');
+    throw new BackupRefused(`${dataDir} is not empty (${some}): restore into a new or empty data dir`);
+  }
+}
+
+/** The manifest, once every file it lists is in the archive exactly once, of its size and SHA-256, and nothing else is. */
+async function verify(file: FileHandle, from: string): Promise<{ manifest: Manifest; entries: Map<string, TarEntry> }> {
+  const bad = (why: string) => new BackupRefused(`${from} is not a valid backup: ${why}`);
+  let list: TarEntry[];
+  try {
+    list = await listTar(file);
+  } catch (err) {
+    if (err instanceof BadArchiveError) throw bad(err.message);
+    throw err;
+  }
+  const entries = new Map<string, TarEntry>();
+  for (const e of list) {
+    if (entries.has(e.path)) throw bad(`it holds ${e.path} twice`);
+    entries.set(e.path, e);
+  }
+  const manifestEntry = entries.get(MANIFEST);
+  if (!manifestEntry) throw bad('it has no manifest (a backup that did not finish, or not a backup)');
+  if (manifestEntry.size > MANIFEST_MAX_BYTES) throw bad('its manifest is too large');
+  const chunks: Buffer[] = [];
+  for await (const c of entryChunks(file, manifestEntry)) chunks.push(c);
+  const manifest = parseManifest(Buffer.concat(chunks).toString('utf8'));
+  if (typeof manifest === 'string') throw bad(manifest);
+  entries.delete(MANIFEST);
+
+  const sqlite = manifest.database.kind === 'sqlite';
+  const required = sqlite ? `${DATA_PREFIX}${SQLITE_FILE}` : PG_DUMP;
+  if (!manifest.files.some((f) => f.path === required)) throw bad(`its manifest lists no ${required}`);
+  for (const f of manifest.files) {
+    if (f.path !== PG_DUMP && !restorablePath(f.path, sqlite)) throw bad(`it names a file outside a data dir: ${JSON.stringify(f.path)}`);
+    if (f.path === PG_DUMP && sqlite) throw bad('it holds both an SQLite database and a PostgreSQL dump');
+    const e = entries.get(f.path);
+    if (!e) throw bad(`${f.path} is missing`);
+    if (e.size !== f.size) throw bad(`${f.path} has ${e.size} bytes, its manifest says ${f.size}: the file is corrupted`);
+    if ((await entrySha256(file, e)) !== f.sha256) throw bad(`${f.path} does not match its SHA-256: the file is corrupted`);
+  }
+  const listed = new Set(manifest.files.map((f) => f.path));
+  for (const path of entries.keys()) if (!listed.has(path)) throw bad(`it holds ${path}, which its manifest does not list`);
+  return { manifest, entries };
+}
+
+/** Writes one entry to `dest` (owner-only), checking its bytes again as they are written. */
+async function extract(file: FileHandle, entry: TarEntry, sha256: string, dest: string): Promise<void> {
+  await mkdir(dirname(dest), { recursive: true, mode: 0o700 });
+  const out = await open(dest, 'wx', 0o600);
+  const hash = createHash('sha256');
+  try {
+    for await (const chunk of entryChunks(file, entry)) {
+      hash.update(chunk);
+      await out.write(chunk);
+    }
+    await out.sync();
+  } finally {
+    await out.close();
+  }
+  if (hash.digest('hex') !== sha256) throw new BackupRefused(`${entry.path} changed while it was being restored: the backup file is being written to`);
+}
+
+export async function restoreBackup(opts: RestoreOptions): Promise<RestoreSummary> {
+  const file = await openBackup(opts.from);
+  try {
+    await checkEmptyDataDir(opts.dataDir);
+    const { manifest, entries } = await verify(file, opts.from);
+    const kind = manifest.database.kind;
+    if (kind === 'sqlite' && opts.databaseUrl) throw new BackupRefused('this backup holds an SQLite database: restore it without DATABASE_URL');
+    if (kind === 'postgres' && !opts.databaseUrl) {
+      throw new BackupRefused('this backup holds a PostgreSQL database: set DATABASE_URL to the empty database to restore it into');
+    }
+    const unknown = manifest.database.migrations.filter((m) => !opts.knownMigrations.includes(m));
+    if (unknown.length) {
+      throw new BackupRefused(`this backup was made by a newer version of Overlook (migration ${unknown[0]} is unknown here): restore it with that version`);
+    }
+    if (opts.databaseUrl) {
+      const tables = await userTables(opts.databaseUrl);
+      if (tables.length) throw new BackupRefused(`the database at DATABASE_URL is not empty (${tables.join(', ')}): restore into a new, empty database`);
+    }
+
+    const created = !existsSync(opts.dataDir);
+    await mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
+    const staging = join(opts.dataDir, STAGING);
+    try {
+      await mkdir(staging, { mode: 0o700 });
+      let objects = 0;
+      for (const f of manifest.files) {
+        const entry = entries.get(f.path)!;
+        if (f.path === PG_DUMP) continue;
+        const inDir = f.path.slice(DATA_PREFIX.length);
+        await extract(file, entry, f.sha256, join(staging, inDir));
+        if (inDir.startsWith(`${OBJECTS_DIR}/`)) objects++;
+      }
+      if (opts.databaseUrl) {
+        const dump = join(staging, 'overlook.pgdump');
+        const f = manifest.files.find((x) => x.path === PG_DUMP)!;
+        await extract(file, entries.get(PG_DUMP)!, f.sha256, dump);
+        await pgRestore(opts.databaseUrl, dump);
+        await rm(dump);
+      }
+      for (const name of await readdir(staging)) await rename(join(staging, name), join(opts.dataDir, name));
+      await rmdir(staging);
+      const notes: string[] = [];
+      if (manifest.objects.store === 's3') notes.push('the backup holds no objects: they were in the S3 bucket, which must be restored on its own');
+      if (manifest.secret_key === 'environment') notes.push('start the platform with the OVERLOOK_SECRET_KEY it had when the backup was made');
+      return {
+        data_dir: opts.dataDir,
+        database: kind,
+        migration: manifest.database.migrations.at(-1) ?? null,
+        files: manifest.files.length,
+        objects,
+        created_at: manifest.created_at,
+        notes,
+      };
+    } catch (err) {
+      await rm(staging, { recursive: true, force: true });
+      if (created) await rmdir(opts.dataDir).catch(() => {});
+      throw err;
+    }
+  } finally {
+    await file.close();
+  }
+}
