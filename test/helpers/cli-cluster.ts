@@ -221,7 +221,7 @@ export interface Balancer {
  * answer (its node died) or a 503 (its node is closing), are retried on another node (docs/deploy.md, Behind a load balancer).
  * Resolves once every node is checked up.
  */
-export async function startBalancer(nodes: Pick<CliNode, 'index' | 'port'>[]): Promise<Balancer> {
+export async function startBalancer(nodes: Pick<CliNode, 'index' | 'port'>[], opts: { checkTimeoutMs?: number } = {}): Promise<Balancer> {
   const bin = haproxyBinary();
   if (!bin) throw new Error('HAProxy is not installed: apt-get install haproxy (scripts/setup installs it)');
   const [port, statsPort] = [await freePort(), await freePort()];
@@ -237,7 +237,7 @@ export async function startBalancer(nodes: Pick<CliNode, 'index' | 'port'>[]): P
       '  timeout connect 1s',
       '  timeout client 10s',
       '  timeout server 10s',
-      '  timeout check 1s',
+      `  timeout check ${opts.checkTimeoutMs ?? 1000}ms`,
       '  retries 2',
       '  option redispatch 1',
       '  retry-on conn-failure empty-response 503',

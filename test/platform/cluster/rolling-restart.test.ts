@@ -79,7 +79,9 @@ describe.skipIf(testDialect() !== 'postgres')('a rolling restart of three nodes 
   beforeAll(async () => {
     scratch = await createScratchDatabase(process.env.OVERLOOK_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
     cluster = await startCluster({ databaseUrl: scratch.url, nodes: 3, logLevel: 'warn', startTimeoutMs: START_TIMEOUT_MS });
-    lb = await startBalancer(cluster.nodes);
+    // The documented check timeout (2 s): on a busy machine a node answers /ready slowly, and a shorter
+    // one saw every node down at once.
+    lb = await startBalancer(cluster.nodes, { checkTimeoutMs: 2000 });
     const db = openDb<PlatformDatabase>({ databaseUrl: scratch.url, poolSize: 1 });
     try {
       await createUser(db, { email: EMAIL, password: PASSWORD, firstname: 'Rolling' });
