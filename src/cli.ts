@@ -8,8 +8,9 @@ import { registerJwtServiceCommand } from './lib/services/serve-command.js';
 import { buildAiApp } from './ai/app.js';
 import { buildLabsApp } from './labs/app.js';
 import { registerMcpCommand } from './mcp/command.js';
+import { PACKAGE_VERSION } from './lib/package-version.js';
 
-const program = new Command('overlook').description('Overlook: construction-site camera platform').version('0.1.0');
+const program = new Command('overlook').description('Overlook: construction-site camera platform').version(PACKAGE_VERSION);
 program.showHelpAfterError();
 
 registerPlatformCommands(program);

@@ -73,6 +73,8 @@ export interface CliNode {
   kill(): Promise<void>;
   /** Clean shutdown (SIGTERM; SIGKILL after 3 s). */
   stop(): Promise<void>;
+  /** SIGTERM and the exit code, with no SIGKILL however long the node drains. */
+  terminate(): Promise<number | null>;
   alive(): boolean;
 }
 
@@ -85,19 +87,26 @@ export interface ClusterOptions {
   env?: Record<string, string>;
   /** OVERLOOK_LOG_LEVEL of the nodes; `info` (the default here) logs each node's work id. */
   logLevel?: string;
+  /** How long a node may take to listen (default 60 s). */
+  startTimeoutMs?: number;
 }
 
 export interface CliCluster {
   databaseUrl: string;
   secretKey: string;
   nodes: CliNode[];
+  /**
+   * Starts node `index` (1-based) again on its port and data dir, after it has exited, and puts the new
+   * process in its place in `nodes`; resolves once it listens.
+   */
+  start(index: number): Promise<CliNode>;
   close(): Promise<void>;
 }
 
-async function startNode(index: number, build: CliBuild, env: NodeJS.ProcessEnv, root: string): Promise<CliNode> {
+async function startNode(index: number, build: CliBuild, env: NodeJS.ProcessEnv, root: string, port = 0, timeoutMs = 60_000): Promise<CliNode> {
   const dataDir = join(root, `node${index}`);
   const proc = track(
-    spawn(process.execPath, [...cliArgs(build), 'serve', '--host', '127.0.0.1', '--port', '0', '--data-dir', dataDir], {
+    spawn(process.execPath, [...cliArgs(build), 'serve', '--host', '127.0.0.1', '--port', String(port), '--data-dir', dataDir], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -109,8 +118,8 @@ async function startNode(index: number, build: CliBuild, env: NodeJS.ProcessEnv,
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => {
       proc.kill('SIGKILL');
-      reject(new Error(`node ${index} did not start within 60 s:\n${out.slice(-2000)}`));
-    }, 60_000);
+      reject(new Error(`node ${index} did not start within ${timeoutMs / 1000} s:\n${out.slice(-2000)}`));
+    }, timeoutMs);
     const look = () => {
       const m = /main API listening on (http:\/\/\S+)/.exec(out);
       if (m) {
@@ -140,6 +149,12 @@ async function startNode(index: number, build: CliBuild, env: NodeJS.ProcessEnv,
       await exited;
     },
     stop: () => stop(proc),
+    terminate: () =>
+      new Promise((resolve) => {
+        if (proc.exitCode !== null || proc.signalCode !== null) return resolve(proc.exitCode);
+        proc.once('exit', (code) => resolve(code));
+        proc.kill('SIGTERM');
+      }),
   };
 }
 
@@ -157,7 +172,9 @@ export async function startCluster(opts: ClusterOptions): Promise<CliCluster> {
     OVERLOOK_LOG_LEVEL: opts.logLevel ?? 'info',
     ...opts.env,
   };
-  const started = await Promise.allSettled(Array.from({ length: opts.nodes }, (_, i) => startNode(i + 1, opts.build ?? 'dist', env, root)));
+  const started = await Promise.allSettled(
+    Array.from({ length: opts.nodes }, (_, i) => startNode(i + 1, opts.build ?? 'dist', env, root, 0, opts.startTimeoutMs)),
+  );
   const nodes = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
   const close = async () => {
     await Promise.all(nodes.map((n) => n.stop()));
@@ -169,7 +186,14 @@ export async function startCluster(opts: ClusterOptions): Promise<CliCluster> {
     await close();
     throw (failed as PromiseRejectedResult).reason;
   }
-  return { databaseUrl: opts.databaseUrl, secretKey, nodes, close };
+  const start = async (index: number) => {
+    const old = nodes[index - 1]!;
+    if (old.alive()) throw new Error(`node ${index} still runs`);
+    const node = await startNode(index, opts.build ?? 'dist', env, root, old.port, opts.startTimeoutMs);
+    nodes[index - 1] = node;
+    return node;
+  };
+  return { databaseUrl: opts.databaseUrl, secretKey, nodes, start, close };
 }
 
 /** HAProxy from the system's packages (`apt-get install haproxy`, scripts/setup), or undefined. */
@@ -186,6 +210,8 @@ export interface Balancer {
   pid: number;
   /** Each server's state as HAProxy's statistics give it (`UP`, `DOWN`, `UP 1/2`…), by name (`n1`…). */
   serverStates(): Promise<Record<string, string>>;
+  /** HAProxy's statistics of the backend, by server name and `BACKEND`, then by column (`wretr`, `hrsp_5xx`…). */
+  backendStats(): Promise<Record<string, Record<string, string>>>;
   close(): Promise<void>;
 }
 
@@ -195,7 +221,7 @@ export interface Balancer {
  * answer (its node died) or a 503 (its node is closing), are retried on another node (docs/deploy.md, Behind a load balancer).
  * Resolves once every node is checked up.
  */
-export async function startBalancer(nodes: Pick<CliNode, 'index' | 'port'>[]): Promise<Balancer> {
+export async function startBalancer(nodes: Pick<CliNode, 'index' | 'port'>[], opts: { checkTimeoutMs?: number } = {}): Promise<Balancer> {
   const bin = haproxyBinary();
   if (!bin) throw new Error('HAProxy is not installed: apt-get install haproxy (scripts/setup installs it)');
   const [port, statsPort] = [await freePort(), await freePort()];
@@ -211,7 +237,7 @@ export async function startBalancer(nodes: Pick<CliNode, 'index' | 'port'>[]): P
       '  timeout connect 1s',
       '  timeout client 10s',
       '  timeout server 10s',
-      '  timeout check 1s',
+      `  timeout check ${opts.checkTimeoutMs ?? 1000}ms`,
       '  retries 2',
       '  option redispatch 1',
       '  retry-on conn-failure empty-response 503',
@@ -240,18 +266,24 @@ export async function startBalancer(nodes: Pick<CliNode, 'index' | 'port'>[]): P
     await stop(proc);
     rmSync(dir, { recursive: true, force: true });
   };
-  const serverStates = async () => {
+  const backendStats = async () => {
     const csv = await (await fetch(`http://127.0.0.1:${statsPort}/stats;csv`)).text();
     const [header, ...rows] = csv.trim().split('\n');
     const cols = header!.replace(/^# /, '').split(',');
-    const [px, sv, status] = ['pxname', 'svname', 'status'].map((c) => cols.indexOf(c));
-    const states: Record<string, string> = {};
+    const stats: Record<string, Record<string, string>> = {};
     for (const row of rows) {
       const f = row.split(',');
-      if (f[px!] === 'nodes' && f[sv!] !== 'BACKEND') states[f[sv!]!] = f[status!]!;
+      const named = Object.fromEntries(cols.map((c, i) => [c, f[i] ?? '']));
+      if (named.pxname === 'nodes') stats[named.svname!] = named;
     }
-    return states;
+    return stats;
   };
+  const serverStates = async () =>
+    Object.fromEntries(
+      Object.entries(await backendStats())
+        .filter(([name]) => name !== 'BACKEND')
+        .map(([name, row]) => [name, row.status!]),
+    );
   const deadline = Date.now() + 15_000;
   for (;;) {
     if (proc.exitCode !== null) {
@@ -266,5 +298,5 @@ export async function startBalancer(nodes: Pick<CliNode, 'index' | 'port'>[]): P
     }
     await sleep(100);
   }
-  return { url: `http://127.0.0.1:${port}`, pid: proc.pid!, serverStates, close };
+  return { url: `http://127.0.0.1:${port}`, pid: proc.pid!, serverStates, backendStats, close };
 }

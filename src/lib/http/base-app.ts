@@ -29,6 +29,9 @@ export interface BaseAppOptions {
   metrics?: MetricsConfig;
 }
 
+/** How long one plugin may take to load before the service gives up starting. */
+const PLUGIN_START_TIMEOUT_MS = 120_000;
+
 export function createBaseApp(opts: BaseAppOptions): FastifyInstance {
   const limits = opts.limits ?? httpLimits();
   const app = Fastify({
@@ -40,6 +43,9 @@ export function createBaseApp(opts: BaseAppOptions): FastifyInstance {
     // Each request's id: the caller's x-request-id when safe, else a new one (request-id.ts).
     ...requestIdOptions,
     bodyLimit: opts.bodyLimit,
+    // Fastify's default of 10 s per plugin made a node exit at start on a busy machine (the OAuth
+    // plugin makes its keys on a first start); a slow start is not a failed one.
+    pluginTimeout: PLUGIN_START_TIMEOUT_MS,
     trustProxy: opts.trustProxy ?? false,
     forceCloseConnections: opts.forceCloseConnections ? true : 'idle',
     // Requests arriving while the app closes get our own 503 (draining.ts), not Fastify's bare one.
