@@ -64,6 +64,10 @@ export function moduleGraphs(): string {
     'Inside the main API, one box a feature folder:',
     '',
     mermaid(['--include-only', '^src/platform/', '--collapse', '^src/platform/[^/]+']),
+    '',
+    'Inside the recorder, one box a folder:',
+    '',
+    mermaid(['--include-only', '^src/recorder/', '--collapse', '^src/recorder/[^/]+']),
   ].join('\n');
 }
 
