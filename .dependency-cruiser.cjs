@@ -57,6 +57,31 @@ module.exports = {
       to: { path: '^src/platform/[^/]+$', circular: true },
     },
     {
+      name: 'recorder-folders-meet-at-their-index',
+      severity: 'error',
+      comment:
+        "A folder of src/recorder is a module: other folders import only its index.ts. db/ (the database, its schema, migrations and sealed secrets) is the recorder's shared infrastructure, and the files at src/recorder's root (app.ts, services.ts, server.ts, cli.ts) compose the folders.",
+      from: { path: '^src/recorder/([^/]+)/', pathNot: '^src/recorder/db/' },
+      to: { path: '^src/recorder/[^/]+/', pathNot: ['^src/recorder/$1/', '^src/recorder/[^/]+/index\\.ts$', '^src/recorder/db/'] },
+    },
+    {
+      name: 'no-cycle-between-recorder-folders',
+      severity: 'error',
+      scope: 'folder',
+      comment:
+        "Dependencies between the recorder's folders point one way (docs/architecture.md, The recorder's folders): no two import each other, directly or around a loop.",
+      from: { path: '^src/recorder/[^/]+$' },
+      to: { path: '^src/recorder/[^/]+$', circular: true },
+    },
+    {
+      name: 'recorder-folders-stay-below-its-composition',
+      severity: 'error',
+      comment:
+        "app.ts, services.ts, server.ts and cli.ts compose the recorder's folders; no folder imports them (a folder that needs another's service names it as a small interface of its own).",
+      from: { path: '^src/recorder/[^/]+/' },
+      to: { path: '^src/recorder/(app|services|server|cli)\\.ts$' },
+    },
+    {
       name: 'features-reach-services-by-declaration',
       severity: 'error',
       comment: "Only app.ts composes the feature plugins; a feature never imports another feature's plugin file.",

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readPlatesInFile } from '../src/recorder/plates/plate-reader.js';
-import { PLATE_READER_DEFAULTS } from '../src/recorder/plates/plate-reader-config.js';
+import { PLATE_READER_DEFAULTS } from '../src/recorder/plate-settings/plate-reader-config.js';
 import { LAYOUTS_PATTERN, LEVELS, plates, plateVideo } from '../test/recorder/plates/plate-video.js';
 import { machine, TICKS_PER_S, usage } from './process-usage.js';
 

@@ -205,7 +205,8 @@ async function main(): Promise<void> {
     closeSync(logFd);
     children.push(platform);
     const url = `http://127.0.0.1:${port}`;
-    await until('the platform', async () => ((await fetch(`${url}/health`)).ok ? true : undefined));
+    // A shared machine can take minutes to start it on one CPU.
+    await until('the platform', async () => ((await fetch(`${url}/health`)).ok ? true : undefined), 300_000);
 
     const { jwt, key, refusedKey, camera, cameraUrl: cameraUrlOf } = await benchWorld(url, email, password);
     const cameraUrl = cameraUrlOf(url);

@@ -42,10 +42,11 @@ export function pluginTables(): string {
   ].join('\n');
 }
 
-function mermaid(args: string[]): string {
+/** The graph of the modules under `root` (a folder of the tree), drawn by dependency-cruiser. */
+function mermaid(root: string, args: string[]): string {
   const out = execFileSync(
     process.execPath,
-    [`${ROOT}node_modules/dependency-cruiser/bin/dependency-cruiser.mjs`, 'src', '--config', '.dependency-cruiser.cjs', '--output-type', 'mermaid', ...args],
+    [`${ROOT}node_modules/dependency-cruiser/bin/dependency-cruiser.mjs`, root, '--config', '.dependency-cruiser.cjs', '--output-type', 'mermaid', ...args],
     {
       cwd: ROOT,
       encoding: 'utf8',
@@ -59,11 +60,15 @@ export function moduleGraphs(): string {
   return [
     'The services and the shared code (one box a folder of `src/`):',
     '',
-    mermaid(['--collapse', '^src/[^/.]+']),
+    mermaid('src', ['--collapse', '^src/[^/.]+']),
     '',
     'Inside the main API, one box a feature folder:',
     '',
-    mermaid(['--include-only', '^src/platform/', '--collapse', '^src/platform/[^/]+']),
+    mermaid('src/platform', ['--include-only', '^src/platform/', '--collapse', '^src/platform/[^/]+']),
+    '',
+    'Inside the recorder, one box a folder:',
+    '',
+    mermaid('src/recorder', ['--include-only', '^src/recorder/', '--collapse', '^src/recorder/[^/]+']),
   ].join('\n');
 }
 

@@ -42,7 +42,11 @@ export async function buildRecorderApp(opts: { config: RecorderConfig; db: Recor
   app.decorate('recorder', services);
   await app.register(recorderAuth({ tokens: services.tokens, webhooks: services.webhooks }));
   await registerRecorderOpenApi(app, RECORDER_VERSION);
-  registerRecorderMetrics(app, services);
+  registerRecorderMetrics(app, {
+    devicesByState: () => services.devices.countByState(),
+    segmentsWritten: () => services.index.written,
+    webrtcViewers: () => services.whep.count,
+  });
 
   for (const routes of [
     userRoutes,

@@ -6,7 +6,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from '../../lib/errors.js';
 import type { AccessTokens, TokenOwner } from './access-tokens.js';
 import { RECORDER_AUTH, type RecorderAuth } from './policy.js';
-import type { WebhookTokens } from '../events/webhook-tokens.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,9 +31,14 @@ function queryToken(req: FastifyRequest): string | undefined {
   return typeof t === 'string' ? t : undefined;
 }
 
+/** Whether a token is one of a device's webhook tokens: the events' webhook tokens, wired in app.ts. */
+interface WebhookTokenCheck {
+  accepts(deviceId: string, token: string): Promise<boolean>;
+}
+
 export interface AuthDeps {
   tokens: AccessTokens;
-  webhooks: WebhookTokens;
+  webhooks: WebhookTokenCheck;
 }
 
 export const recorderAuth = (deps: AuthDeps) =>

@@ -40,7 +40,7 @@ export interface DevicesTable {
   storage_config: string;
   /** 1: the device is shared with the linked platform (docs/recorder.md, Platform link); 0: kept out. */
   share_with_platform: number;
-  /** JSON: the plate reader's settings (plates/plate-reader-config.ts); null when it reads no plates. */
+  /** JSON: the plate reader's settings (plate-settings/plate-reader-config.ts); null when it reads no plates. */
   plate_reader: string | null;
   created_at: string;
   updated_at: string;

@@ -1,10 +1,14 @@
-// The device as the API shows it (credentials' password never), and its storage settings.
+// The device as the API shows it (credentials' password never), its storage settings, its state and
+// the source ffmpeg opens for it.
 import { Type, type Static } from 'typebox';
 import { Nullable, StringEnum } from '../../lib/http/schemas.js';
 import type { DevicesTable } from '../db/schema.js';
-import { plateReaderConfig, PlateReaderView } from '../plates/plate-reader-config.js';
+import { plateReaderConfig, PlateReaderView } from '../plate-settings/index.js';
 
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+
+/** The path parameter of every route about one device. */
+export const DeviceId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 
 export const StreamConfig = Type.Object(
   {
@@ -59,6 +63,16 @@ export const Device = Type.Object({
   updated_at: Type.String(),
 });
 export type Device = Static<typeof Device>;
+export type DeviceState = Device['state'];
+
+/** What ffmpeg opens for a device: its main stream with credentials, or its file. */
+export interface SourceSpec {
+  type: 'ip' | 'file';
+  /** RTSP URI (ip) or a local video file (file). */
+  input: string;
+  username?: string;
+  password?: string;
+}
 
 export const DEFAULT_STORAGE = { recording_mode: 'always', full_drive_threshold: 95, full_drive_action: 'overwrite', schedule: null } as const;
 

@@ -6,12 +6,10 @@ import type { DevicesTable } from '../db/schema.js';
 import { ApiError, validation } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { isTimeZone } from '../../lib/time-zone.js';
-import type { SourceSpec } from '../recording/ffmpeg-args.js';
-import type { DeviceState } from '../recording/device-recorder.js';
-import { DEFAULT_STORAGE, toDevice, type Device, type StorageConfig, type StreamConfig } from './device-record.js';
+import { DEFAULT_STORAGE, toDevice, type Device, type DeviceState, type SourceSpec, type StorageConfig, type StreamConfig } from './device-record.js';
 import { checkSchedule } from './schedule.js';
 import { confined, mediaFile, whyNotVideo } from './source-file.js';
-import { mergePlateReader, plateReaderConfig, type PlateReaderConfig, type PlateReaderInput } from '../plates/plate-reader-config.js';
+import { mergePlateReader, plateReaderConfig, type PlateReaderConfig, type PlateReaderInput } from '../plate-settings/index.js';
 
 export interface DeviceInput {
   name?: string;

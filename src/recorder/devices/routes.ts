@@ -3,10 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
-import { Device, StorageConfig, StreamConfig } from './device-record.js';
-import { PlateReaderInput } from '../plates/plate-reader-config.js';
+import { Device, DeviceId, StorageConfig, StreamConfig } from './device-record.js';
+import { PlateReaderInput } from '../plate-settings/index.js';
 
-export const DeviceId = Type.Object({ id: Type.String({ minLength: 1, maxLength: 64 }) });
 const Credentials = Type.Object(
   { username: Type.Optional(Type.String({ maxLength: 200 })), password: Type.Optional(Type.String({ maxLength: 200 })) },
   { additionalProperties: false },

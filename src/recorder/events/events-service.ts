@@ -7,7 +7,7 @@ import type { EventsTable, LprEventsTable } from '../db/schema.js';
 import { validation } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { pageMeta, pageOffset } from '../../lib/http/pagination.js';
-import { timeParam } from '../http/media.js';
+import { timeParam } from '../http/index.js';
 
 export interface LprInput {
   plate_number: string;

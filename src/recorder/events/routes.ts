@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
 import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
-import { DeviceId } from '../devices/routes.js';
+import { DeviceId } from '../devices/index.js';
 
 const Event = Type.Object({
   id: Type.String(),

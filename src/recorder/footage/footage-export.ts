@@ -8,9 +8,9 @@ import type { Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { ApiError, validation } from '../../lib/errors.js';
-import type { Segment, SegmentIndex } from '../recordings/segment-index.js';
+import type { Segment, SegmentIndex } from '../recordings/index.js';
 import { clipKeyframes } from './keyframes.js';
-import { timeParam } from '../http/media.js';
+import { timeParam } from '../http/index.js';
 import { pipeClip, sendClipOverSocket } from './clip-senders.js';
 import type { Clip } from './clip.js';
 

@@ -4,8 +4,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../lib/http/schemas.js';
 import { hijack } from '../../lib/http/request-id.js';
-import { Binary, StreamQuery } from '../http/media.js';
-import { DeviceId } from '../devices/routes.js';
+import { Binary, StreamQuery } from '../http/index.js';
+import { DeviceId } from '../devices/index.js';
 import { clipRange } from './footage-export.js';
 import { handOverSocket } from './clip-senders.js';
 

@@ -1,7 +1,7 @@
 // HLS playlists built from the segment index. Live: the newest segments as a rolling window.
 // Playback: the stored segments from a position onward, as a finished (VOD) playlist starting at
 // that position. Every segment URI carries the caller's token, so a player without headers works.
-import type { Segment } from '../recordings/segment-index.js';
+import type { Segment } from '../recordings/index.js';
 
 export interface PlaylistOptions {
   segments: Segment[];

@@ -8,11 +8,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError, validation } from '../../lib/errors.js';
 import { errorResponses } from '../../lib/http/schemas.js';
-import { Binary, StreamQuery, TokenQuery, callerToken, isoParam } from '../http/media.js';
-import { DeviceId } from '../devices/routes.js';
+import { Binary, StreamQuery, TokenQuery, callerToken, isoParam } from '../http/index.js';
+import { DeviceId } from '../devices/index.js';
 import { buildPlaylist } from './playlists.js';
 import { LIVE_SEGMENT, livePlaylist } from './live-playlist.js';
-import { liveDir } from '../recording/segment-layout.js';
+import { liveDir } from '../recording/index.js';
 
 /** How much a playback playlist covers from `pos`. */
 const PLAYBACK_WINDOW_MS = 2 * 60 * 60 * 1000;

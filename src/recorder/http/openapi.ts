@@ -5,7 +5,7 @@ import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import { registerApiReference } from '../../lib/http/api-reference.js';
 import { ANY_REQUEST_ERRORS, shareErrorResponses, withErrorResponses } from '../../lib/http/openapi-transform.js';
-import type { RecorderAuth } from '../auth/policy.js';
+import type { RecorderAuth } from '../auth/index.js';
 
 function securityOf(auth: RecorderAuth): Record<string, string[]>[] {
   if (auth === 'public') return [];

@@ -3,8 +3,7 @@
 // `frequency` frames a minute gets one at every slot of 60/frequency seconds, when its weekly
 // schedule is open in the schedule's time zone. Each frame goes into the outbox.
 import type { FrameSchedule } from '../../lib/site-link/protocol.js';
-import { scheduleOpen } from '../devices/schedule.js';
-import type { DevicesService } from '../devices/devices-service.js';
+import { type DevicesService, scheduleOpen } from '../devices/index.js';
 import type { LiveFrames } from './live-frames.js';
 import type { Outbox } from './outbox.js';
 

@@ -3,10 +3,10 @@
 // frame; and its live playlist with bare segment names for the platform to ask for one by one.
 import { open } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LIVE_SEGMENT, livePlaylistWith } from '../hls/live-playlist.js';
-import { liveDir } from '../recording/segment-layout.js';
-import type { Snapshots } from '../snapshots/snapshots.js';
-import type { DevicesService } from '../devices/devices-service.js';
+import { LIVE_SEGMENT, livePlaylistWith } from '../hls/index.js';
+import { liveDir } from '../recording/index.js';
+import type { Snapshots } from '../snapshots/index.js';
+import type { DevicesService } from '../devices/index.js';
 
 export class LiveFrames {
   constructor(

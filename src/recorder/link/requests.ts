@@ -2,7 +2,7 @@
 // device. Nothing else can be asked: the platform cannot change anything on the recorder, and a device
 // kept out (share_with_platform false) or unknown is a 404, the same answer for both.
 import { MAX_PAYLOAD_BYTES, type FromPlatform } from '../../lib/site-link/protocol.js';
-import type { DevicesService } from '../devices/devices-service.js';
+import type { DevicesService } from '../devices/index.js';
 import type { LiveFrames } from './live-frames.js';
 
 type Request = Extract<FromPlatform, { type: 'request' }>;

@@ -18,7 +18,7 @@ import {
   type FromRecorder,
   type SharedDevice,
 } from '../../lib/site-link/protocol.js';
-import type { DevicesService } from '../devices/devices-service.js';
+import type { DevicesService } from '../devices/index.js';
 import type { CloudFrames } from './cloud-frames.js';
 import type { LinkStore, StoredLink } from './link-store.js';
 import type { LiveFrames } from './live-frames.js';

@@ -6,7 +6,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { ApiError } from '../../lib/errors.js';
 import { errorResponses } from '../../lib/http/schemas.js';
-import { DeviceId } from '../devices/routes.js';
+import { DeviceId } from '../devices/index.js';
 
 const SDP = 'application/sdp';
 /** An SDP offer is a few kilobytes; this bounds what is parsed. */

@@ -2,7 +2,8 @@
 // second, scaled, as JPEGs on a pipe. Live, only the newest frame waits to be read, so a slow reader
 // skips frames instead of falling behind; a file read `once` keeps every frame, for measuring.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { inputArgs, type SourceSpec } from '../recording/ffmpeg-args.js';
+import type { SourceSpec } from '../devices/index.js';
+import { inputArgs } from '../recording/index.js';
 
 export interface Frame {
   jpeg: Buffer;

@@ -4,13 +4,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import type { FastifyBaseLogger } from 'fastify';
-import type { LprInput } from '../events/events-service.js';
-import type { SourceSpec } from '../recording/ffmpeg-args.js';
+import type { LprInput } from '../events/index.js';
+import type { SourceSpec } from '../devices/index.js';
 import { FrameSource, type Frame } from './frame-source.js';
-import type { PlateReaderConfig, WatchListEntry } from './plate-reader-config.js';
-import { fitToFormat, plateFormat } from './plate-pattern.js';
+import { editDistance, fitToFormat, normalisePlate, type PlateReaderConfig, plateFormat, type WatchListEntry } from '../plate-settings/index.js';
 import { readText } from './plate-ocr.js';
-import { editDistance, normalisePlate } from './plate-text.js';
 import { VehicleTracker, type PassedVehicle, type PlateRead } from './vehicle-tracker.js';
 
 const RESTART_MS = 5_000;

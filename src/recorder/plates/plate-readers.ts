@@ -1,8 +1,8 @@
 // Keeps one PlateReader running for each device whose plate reader is switched on and that has a
 // stream or file; restarted with new settings on every device change.
 import { join } from 'node:path';
-import type { SourceSpec } from '../recording/ffmpeg-args.js';
-import type { PlateReaderConfig } from './plate-reader-config.js';
+import type { SourceSpec } from '../devices/index.js';
+import type { PlateReaderConfig } from '../plate-settings/index.js';
 import { PlateReader, type PlateReaderDeps } from './plate-reader.js';
 
 export class PlateReaders {

@@ -2,7 +2,7 @@
 // read: a read joins the open vehicle whose plate it is within two characters of; a vehicle has
 // passed when none of its reads came for `gapMs`. Its plate is the text read most often (ties: the
 // higher total confidence), shown by that text's most confident read.
-import { editDistance } from './plate-text.js';
+import { editDistance } from '../plate-settings/index.js';
 
 export interface PlateRead<F> {
   plate: string;

@@ -10,13 +10,18 @@ import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { redactUrlCredentials } from '../../lib/redact-url-credentials.js';
-import type { SegmentIndex } from '../recordings/segment-index.js';
-import type { RtpFeeds } from '../live/rtp-feeds.js';
-import { explainFfmpegError, recordArgs, type SourceSpec } from './ffmpeg-args.js';
+import type { SegmentIndex } from '../recordings/index.js';
+import type { DeviceState, SourceSpec } from '../devices/index.js';
+import { explainFfmpegError, recordArgs } from './ffmpeg-args.js';
 import { probeFileSource } from './ffprobe.js';
 import { liveDir, segmentRelPath, stagingDir } from './segment-layout.js';
 
-export type DeviceState = 'stopped' | 'streaming' | 'recording' | 'failed';
+/** Where a stream's video goes as RTP for WebRTC viewers: the live view's feeds, wired in services.ts. */
+interface RtpOutlet {
+  /** Opens the stream's feed and answers the local UDP port to send its RTP to. */
+  open(deviceId: string, stream: string): Promise<number>;
+  close(deviceId: string, stream: string): Promise<void>;
+}
 
 export interface RecorderDeps {
   index: SegmentIndex;
@@ -26,7 +31,7 @@ export interface RecorderDeps {
   /** The live view's HLS output (segment length, playlist length); none: no live HLS. */
   live?: { segmentSeconds: number; listSize: number };
   /** Where the WebRTC feed's RTP goes; none: no WebRTC. */
-  rtp?: RtpFeeds;
+  rtp?: RtpOutlet;
   /** To look at a file source's keyframes (re-encoded when too far apart for the live view). */
   ffprobe?: string;
   setState(deviceId: string, state: DeviceState, reason: string | null): Promise<void>;

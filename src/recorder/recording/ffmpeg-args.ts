@@ -10,13 +10,7 @@
 //   here would not do: in ffmpeg 5 one applied to every output stops the outputs at the first loop
 //   of a looping file, and one on the RTP output alone leaves its muxer reading the old framing.
 // The live and RTP outputs may fail without stopping the recording (`onfail=ignore`).
-export interface SourceSpec {
-  type: 'ip' | 'file';
-  /** RTSP URI (ip) or a local video file (file). */
-  input: string;
-  username?: string;
-  password?: string;
-}
+import type { SourceSpec } from '../devices/index.js';
 
 export interface StreamOutputs {
   /** The recording's segment file pattern, in the run's staging folder. */

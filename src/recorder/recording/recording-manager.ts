@@ -4,11 +4,9 @@
 import { statfs } from 'node:fs/promises';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { SegmentIndex } from '../recordings/segment-index.js';
-import type { Device } from '../devices/device-record.js';
-import { scheduleOpen } from '../devices/schedule.js';
+import type { SegmentIndex } from '../recordings/index.js';
+import { type Device, scheduleOpen, type SourceSpec } from '../devices/index.js';
 import { DeviceRecorder, type RecorderDeps } from './device-recorder.js';
-import type { SourceSpec } from './ffmpeg-args.js';
 
 export interface DeviceSource {
   device: Device;

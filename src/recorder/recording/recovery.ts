@@ -4,7 +4,7 @@
 // segment of its run; unreadable, it is deleted. Runs left active are closed.
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { SegmentIndex } from '../recordings/segment-index.js';
+import type { SegmentIndex } from '../recordings/index.js';
 import { probeDuration } from './ffprobe.js';
 import { segmentRelPath, stagingRoot } from './segment-layout.js';
 

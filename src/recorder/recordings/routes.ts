@@ -8,8 +8,8 @@ import { Type } from 'typebox';
 import { ApiError, validation } from '../../lib/errors.js';
 import { PageMeta, PageQuery } from '../../lib/http/pagination.js';
 import { errorResponses } from '../../lib/http/schemas.js';
-import { Binary, StreamQuery, timeParam } from '../http/media.js';
-import { DeviceId } from '../devices/routes.js';
+import { Binary, StreamQuery, timeParam } from '../http/index.js';
+import { DeviceId } from '../devices/index.js';
 
 const Chunk = Type.Object({
   id: Type.String(),

@@ -3,7 +3,7 @@
 // segment, which may be a minute away.
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LIVE_SEGMENT, LIVE_STALE_MS } from '../hls/live-playlist.js';
+import { LIVE_SEGMENT, LIVE_STALE_MS } from '../hls/index.js';
 
 const PDT = '#EXT-X-PROGRAM-DATE-TIME:';
 const EXTINF = '#EXTINF:';

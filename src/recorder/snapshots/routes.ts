@@ -3,8 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses, StringEnum } from '../../lib/http/schemas.js';
-import { Binary, StreamQuery, TokenQuery, timeParam } from '../http/media.js';
-import { DeviceId } from '../devices/routes.js';
+import { Binary, StreamQuery, TokenQuery, timeParam } from '../http/index.js';
+import { DeviceId } from '../devices/index.js';
 import type { Snapshot } from './snapshots.js';
 
 export async function snapshotRoutes(fastify: FastifyInstance): Promise<void> {

@@ -4,10 +4,9 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { ApiError } from '../../lib/errors.js';
-import type { SegmentIndex } from '../recordings/segment-index.js';
-import type { Device } from '../devices/device-record.js';
-import { keyframeTimes } from '../recording/ffprobe.js';
-import { liveDir } from '../recording/segment-layout.js';
+import type { SegmentIndex } from '../recordings/index.js';
+import type { Device } from '../devices/index.js';
+import { keyframeTimes, liveDir } from '../recording/index.js';
 import { newestLiveSegment } from './live-segment.js';
 
 export interface Snapshot {

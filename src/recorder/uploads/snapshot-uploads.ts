@@ -2,9 +2,9 @@
 // interval (UTC, so every 60 s falls on the minute), a live snapshot of each device that is streaming
 // or recording then is queued for the storage, JPEG and all. A slot the recorder was not running for
 // is not made up afterwards. Storages on the same slot share one snapshot of a device.
-import type { DevicesService } from '../devices/devices-service.js';
-import type { RemoteStorages } from '../remote-storages/remote-storages-service.js';
-import type { Snapshot, Snapshots } from '../snapshots/snapshots.js';
+import type { DevicesService } from '../devices/index.js';
+import type { RemoteStorages } from '../remote-storages/index.js';
+import type { Snapshot, Snapshots } from '../snapshots/index.js';
 import type { UploadQueue } from './upload-queue.js';
 
 export interface SnapshotUploadsDeps {

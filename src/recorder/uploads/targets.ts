@@ -4,7 +4,7 @@
 import type { Readable } from 'node:stream';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { request } from 'undici';
-import type { StorageTarget } from '../remote-storages/remote-storages-service.js';
+import type { StorageTarget } from '../remote-storages/index.js';
 
 export interface UploadObject {
   key: string;

@@ -5,8 +5,8 @@
 import type { Transaction } from 'kysely';
 import type { RecorderDb } from '../db/recorder-db.js';
 import type { RecorderDatabase, UploadsTable } from '../db/schema.js';
-import type { Segment } from '../recordings/segment-index.js';
-import type { UploadStatus, UploadsView } from '../remote-storages/remote-storages-service.js';
+import type { Segment } from '../recordings/index.js';
+import type { UploadStatus, UploadsView } from '../remote-storages/index.js';
 import { newId } from '../../lib/ids.js';
 import { segmentKey, snapshotKey } from './object-keys.js';
 

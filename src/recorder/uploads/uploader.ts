@@ -6,8 +6,8 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { RemoteStorages, StorageTarget } from '../remote-storages/remote-storages-service.js';
-import type { SegmentIndex } from '../recordings/segment-index.js';
+import type { RemoteStorages, StorageTarget } from '../remote-storages/index.js';
+import type { SegmentIndex } from '../recordings/index.js';
 import type { QueuedUpload, UploadQueue } from './upload-queue.js';
 import { type UploadObject, type UploadTarget, uploadTarget } from './targets.js';
 

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readPlatesInFile } from '../../../src/recorder/plates/plate-reader.js';
-import { PLATE_READER_DEFAULTS } from '../../../src/recorder/plates/plate-reader-config.js';
+import { PLATE_READER_DEFAULTS } from '../../../src/recorder/plate-settings/plate-reader-config.js';
 import { LAYOUTS_PATTERN, LEVELS, plates, plateVideo, SLOT_SECONDS } from './plate-video.js';
 
 const work = mkdtempSync(join(tmpdir(), 'overlook-plates-'));

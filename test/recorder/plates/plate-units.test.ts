@@ -1,11 +1,11 @@
 // The plate reader's pure parts: plate text, formats with confused characters, the vehicle tracker,
 // watch-list matching and the settings' checks.
 import { describe, expect, it } from 'vitest';
-import { fitToFormat, plateFormat } from '../../../src/recorder/plates/plate-pattern.js';
-import { editDistance, normalisePlate } from '../../../src/recorder/plates/plate-text.js';
+import { fitToFormat, plateFormat } from '../../../src/recorder/plate-settings/plate-pattern.js';
+import { editDistance, normalisePlate } from '../../../src/recorder/plate-settings/plate-text.js';
 import { VehicleTracker, type PlateRead } from '../../../src/recorder/plates/vehicle-tracker.js';
 import { watchMatch } from '../../../src/recorder/plates/plate-reader.js';
-import { mergePlateReader, plateReaderConfig } from '../../../src/recorder/plates/plate-reader-config.js';
+import { mergePlateReader, plateReaderConfig } from '../../../src/recorder/plate-settings/plate-reader-config.js';
 
 const read = (plate: string, at: number, confidence = 0.9): PlateRead<string> => ({ plate, confidence, box: [0, 0, 10, 5], at, frame: `${plate}@${at}` });
 
