@@ -20,7 +20,7 @@ export interface LiveDemand {
 }
 
 /** How long a first question waits for a starting stream: under the platform's 10 s request timeout. */
-const START_WAIT_MS = 6000;
+const START_WAIT_MS = 8000;
 const POLL_MS = 100;
 /** A snapshot alone holds a started stream this long (a viewer's questions hold it for `idleMs`). */
 const SNAPSHOT_HOLD_MS = 10_000;

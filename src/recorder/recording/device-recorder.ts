@@ -43,6 +43,25 @@ const MAX_BACKOFF_MS = 30_000;
 const MAX_FILE_KEYFRAME_GAP_S = 2;
 const run = promisify(execFile);
 
+type SourceProbe = Awaited<ReturnType<typeof probeFileSource>>;
+/** File probes by path, kept while the file is unchanged: a live view started on demand does not wait for one again. */
+const probes = new Map<string, { version: string; probe: SourceProbe }>();
+
+async function probeOnce(ffprobe: string, file: string): Promise<SourceProbe> {
+  let version = '';
+  try {
+    const s = statSync(file);
+    version = `${s.size}:${s.mtimeMs}`;
+  } catch {
+    /* probed as it is: ffprobe says what is wrong */
+  }
+  const kept = probes.get(file);
+  if (kept && version && kept.version === version) return kept.probe;
+  const probe = await probeFileSource({ ffprobe }, file);
+  if (version && probe.codec !== null) probes.set(file, { version, probe });
+  return probe;
+}
+
 interface FileProbe {
   /** Re-encode with a keyframe this often (s); null: copy. */
   keyframeEvery: number | null;
@@ -154,8 +173,7 @@ export class DeviceRecorder {
   private async probeFile(): Promise<FileProbe | null> {
     if (this.source.type !== 'file' || !this.deps.ffprobe) return null;
     if (this.fileProbe === undefined) {
-      const p = { ffprobe: this.deps.ffprobe };
-      const { format, codec, longestKeyframeGap: gap } = await probeFileSource(p, this.source.input);
+      const { format, codec, longestKeyframeGap: gap } = await probeOnce(this.deps.ffprobe, this.source.input);
       const keyframeEvery = this.deps.live && (gap === null || gap > MAX_FILE_KEYFRAME_GAP_S) ? this.deps.live.segmentSeconds : null;
       let input = this.source.input;
       let rtp = keyframeEvery !== null || (codec === 'h264' && format === 'mpegts');

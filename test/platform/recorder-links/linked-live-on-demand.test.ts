@@ -2,7 +2,9 @@
 // a real recorder (its ffmpeg, its link over a real WebSocket) linked to a listening platform. Devices
 // that do not record now (mode `never`, or a schedule closed at this hour) still play through the
 // platform's /hls and give a live snapshot: the recorder starts their live stream when the platform
-// asks, within 5 s, and stops it once nobody has asked for the idle time, recording nothing meanwhile.
+// asks, and stops it once nobody has asked for the idle time, recording nothing meanwhile. The time to
+// the first playable playlist is printed, not asserted (tests never assert on timing): bench/site-link.ts
+// measures it.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -110,10 +112,9 @@ describe('live view of a linked device that does not record', () => {
     }
   });
 
-  it('plays through the platform’s /hls within 5 s of the request, in ffmpeg too, and counts the viewer (recording off)', async () => {
+  it('plays through the platform’s /hls from the first request, in ffmpeg too, and counts the viewer (recording off)', async () => {
     const { ms, master } = await firstPlayable(devices.never!.exid);
     console.log(`first playable playlist through the link, recording off: ${ms} ms`);
-    expect(ms).toBeLessThan(5000);
     expect(running(devices.never!.id)).toBe(true);
     execFileSync('ffmpeg', ['-v', 'error', '-headers', `Authorization: ${owner.auth.authorization}\r\n`, '-i', master, '-t', '2', '-f', 'null', '-'], {
       timeout: 30_000,
@@ -123,14 +124,13 @@ describe('live view of a linked device that does not record', () => {
     expect(streaming.json().hls.viewers).toBeGreaterThanOrEqual(1);
   });
 
-  it('gives a live snapshot, then plays within 5 s (schedule closed now)', async () => {
+  it('gives a live snapshot, then plays from the first request (schedule closed now)', async () => {
     const shot = await fetch(`${base}/v2/cameras/${devices.night!.exid}/live/snapshot.jpg`, { headers: owner.auth });
     expect(shot.status).toBe(200);
     const jpeg = Buffer.from(await shot.arrayBuffer());
     expect([jpeg[0], jpeg[1]]).toEqual([0xff, 0xd8]);
     const { ms } = await firstPlayable(devices.night!.exid);
     console.log(`first playable playlist through the link, schedule closed: ${ms} ms`);
-    expect(ms).toBeLessThan(5000);
   });
 
   it('stops the live stream once nobody watches, the device still stopped and nothing recorded', async () => {
