@@ -55,7 +55,8 @@ export class LiveFrames {
   /** The live playlist, its segments named as `live_segment` requests name them; null: no live picture. */
   async playlist(deviceId: string): Promise<string | null> {
     const read = () => livePlaylistWith(this.dir(deviceId), (name) => name);
-    if (!(await this.demand.watch(deviceId, this.idleMs))) return read();
+    // Held through the wait too: a short idle time must not stop the stream before it is first seen.
+    if (!(await this.demand.watch(deviceId, START_WAIT_MS + this.idleMs))) return read();
     return waitFor(read, START_WAIT_MS);
   }
 
@@ -78,7 +79,9 @@ export class LiveFrames {
     const device = await this.devices.get(deviceId).catch(() => null);
     if (!device) return null;
     const ownSnapshot = device.type === 'ip' && Boolean(device.stream_config.snapshot_uri);
-    if (!ownSnapshot && (await this.demand.watch(deviceId, SNAPSHOT_HOLD_MS))) await waitFor(() => newestLiveSegment(this.dir(deviceId)), START_WAIT_MS);
+    if (!ownSnapshot && (await this.demand.watch(deviceId, START_WAIT_MS + SNAPSHOT_HOLD_MS))) {
+      await waitFor(() => newestLiveSegment(this.dir(deviceId)), START_WAIT_MS);
+    }
     const shot = await this.snapshots.current(device, 'main', () => this.devices.credentials(deviceId)).catch(() => null);
     return shot?.jpeg ?? null;
   }
