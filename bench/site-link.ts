@@ -284,7 +284,7 @@ async function latency(w: World) {
   const link = await linkViewer(w, exid);
   const warmLink = await firstPlayable(link, Date.now());
   const [viaLink, viaOwn] = await Promise.all([segmentLatency(link, LATENCY_S), segmentLatency(own, LATENCY_S)]);
-  await recorderApi(w, 'DELETE', `/api/devices/${id}`);
+  await statusOf(await fetch(`${w.recorder.url}/api/devices/${id}`, { method: 'DELETE', headers: w.recorder.auth }));
   return {
     trials: TRIALS,
     link_first_playable_on_demand_ms_p50: pct(cold, 50),
@@ -427,8 +427,11 @@ async function main(): Promise<void> {
   let w: World | undefined;
   try {
     w = await setup(work);
+    // Each part's figures as soon as they are there (on stderr), in case a later part fails.
     const lat = PARTS.includes('latency') ? await latency(w) : {};
+    progress(JSON.stringify(lat));
     const loaded = PARTS.includes('load') || PARTS.includes('frames') ? await load(w) : { rows: [], ids: [], exids: [] };
+    progress(JSON.stringify(loaded.rows));
     const rates = PARTS.includes('frames') ? await frames(w, loaded.ids, work) : [];
     const info = { machine: machine(), load_at_end: readFileSync('/proc/loadavg', 'utf8').split(' ')[0], date: new Date().toISOString() };
     console.log('\nSite link: live latency, link vs the recorder’s own HLS (ms)');
