@@ -5,10 +5,11 @@
 // asks, and stops it once nobody has asked for the idle time, recording nothing meanwhile. The time to
 // the first playable playlist is printed, not asserted (tests never assert on timing): bench/site-link.ts
 // measures it.
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../../helpers/cli-cluster.js';
 import { eventually } from '../../helpers/eventually.js';
@@ -127,9 +128,14 @@ describe('live view of a linked device that does not record', () => {
     const { ms, master } = await firstPlayable(devices.never!.exid);
     console.log(`first playable playlist through the link, recording off: ${ms} ms`);
     expect(running(devices.never!.id)).toBe(true);
-    execFileSync('ffmpeg', ['-v', 'error', '-headers', `Authorization: ${owner.auth.authorization}\r\n`, '-i', master, '-t', '2', '-f', 'null', '-'], {
-      timeout: 30_000,
-    });
+    // Not execFileSync: the platform and the recorder run in this process and must answer ffmpeg.
+    await promisify(execFile)(
+      'ffmpeg',
+      ['-v', 'error', '-headers', `Authorization: ${owner.auth.authorization}\r\n`, '-i', master, '-t', '2', '-f', 'null', '-'],
+      {
+        timeout: 60_000,
+      },
+    );
     const streaming = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${devices.never!.exid}/streaming`, headers: owner.auth });
     expect(streaming.json()).toMatchObject({ source: 'linked', hls: { running: true, mode: 'linked' } });
     expect(streaming.json().hls.viewers).toBeGreaterThanOrEqual(1);
