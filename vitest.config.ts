@@ -46,6 +46,7 @@ const SLOW_ON_DB = [
   'test/platform/live-view/live-view.test.ts',
   'test/platform/media-hub/renders.test.ts',
   'test/platform/media-hub/render-leases.test.ts',
+  'test/platform/recorder-links/linked-live-on-demand.test.ts',
 ];
 const SLOW = [
   ...BROWSER,

@@ -16,6 +16,7 @@ const all = [
   'picture-checks.ts',
   'cluster.ts',
   'plates.ts',
+  'site-link.ts',
 ];
 const asked = process.argv.slice(2).map((a) => (a.endsWith('.ts') ? a : `${a}.ts`));
 const unknown = asked.filter((f) => !all.includes(f));

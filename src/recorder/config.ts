@@ -32,6 +32,8 @@ export interface RecorderConfig {
   liveWindow: number;
   /** Whether each device's ffmpeg also feeds the live view (live HLS and WebRTC). */
   liveView: boolean;
+  /** How long a live stream started for the platform link runs after its last request (ms). */
+  liveIdleMs: number;
   bodyLimit: number;
   /** The longest wait between two upload attempts to a remote storage (ms); waits start at 2 s and double. */
   uploadRetryMaxMs: number;
@@ -85,6 +87,7 @@ export function recorderConfig(flags: { dataDir?: string } = {}, env: Env = proc
     ffprobePath: e.OVERLOOK_FFPROBE,
     liveWindow: e.OVERLOOK_RECORDER_LIVE_WINDOW,
     liveView: !['off', '0', 'false', 'no'].includes((e.OVERLOOK_RECORDER_LIVE ?? 'on').toLowerCase()),
+    liveIdleMs: e.OVERLOOK_RECORDER_LIVE_IDLE_SECONDS * 1000,
     bodyLimit: e.OVERLOOK_RECORDER_BODY_LIMIT,
     uploadRetryMaxMs: e.OVERLOOK_RECORDER_UPLOAD_RETRY_MAX_SECONDS * 1000,
     httpLimits: httpLimits(env),

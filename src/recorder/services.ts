@@ -132,7 +132,7 @@ export function createRecorderServices(config: RecorderConfig, db: RecorderDb, l
   const events = new EventsService(db, config.storageRoot);
   const linkStore = new LinkStore(db, secrets);
   const outbox = new Outbox(db, join(config.dataDir, 'link-outbox'), config.linkBacklogBytes, log);
-  const live = new LiveFrames(config.storageRoot, snapshots, devices);
+  const live = new LiveFrames(config.storageRoot, snapshots, devices, manager, config.liveIdleMs);
   const dispatcher = linkDispatcher(config.proxy);
   const link = new SiteLink({
     store: linkStore,

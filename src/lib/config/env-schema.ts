@@ -280,6 +280,10 @@ const Recorder = {
   ...MediaTools,
   OVERLOOK_RECORDER_LIVE_WINDOW: positive(6, 'Live HLS window, in segments'),
   OVERLOOK_RECORDER_LIVE: Type.Optional(text('`off`: no live view (no live HLS, no WebRTC); each device ffmpeg only records', { defaultText: 'on' })),
+  OVERLOOK_RECORDER_LIVE_IDLE_SECONDS: positive(
+    30,
+    'Live view asked through the platform link of a device that does not record now: its live stream stops this many seconds after the last request',
+  ),
   OVERLOOK_RECORDER_BODY_LIMIT: positive(5 * 1024 * 1024, 'Largest request body of the recorder API, in bytes'),
   OVERLOOK_RECORDER_UPLOAD_RETRY_MAX_SECONDS: positive(
     300,

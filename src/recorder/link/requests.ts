@@ -1,5 +1,5 @@
 // Answers the platform's requests: a snapshot, the live playlist or one live segment of a shared
-// device. Nothing else can be asked: the platform cannot change anything on the recorder, and a device
+// device, recording or not (asking starts its live stream: live-frames.ts). Nothing else can be asked: the platform cannot change anything on the recorder, and a device
 // kept out (share_with_platform false) or unknown is a 404, the same answer for both.
 import { MAX_PAYLOAD_BYTES, type FromPlatform } from '../../lib/site-link/protocol.js';
 import type { DevicesService } from '../devices/index.js';
@@ -30,9 +30,9 @@ async function answerOf(req: Request, deps: { devices: DevicesService; live: Liv
   }
   if (req.what === 'live_playlist') {
     const list = await deps.live.playlist(device.id);
-    return list
-      ? { status: 200, contentType: 'application/vnd.apple.mpegurl', body: Buffer.from(list) }
-      : { status: 404, message: 'No live picture: the device is not streaming now (starting, stopped or failed)' };
+    if (list) return { status: 200, contentType: 'application/vnd.apple.mpegurl', body: Buffer.from(list) };
+    const failure = deps.live.failure(device.id);
+    return { status: 404, message: failure ? `No live picture: ${failure}` : 'No live picture: the device is not streaming now (starting, stopped or failed)' };
   }
   const bytes = req.name ? await deps.live.segment(device.id, req.name) : null;
   return bytes

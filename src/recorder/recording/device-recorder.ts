@@ -4,7 +4,10 @@
 // the run closes, the device turns `failed` with ffmpeg's reason, and ffmpeg is started again with
 // back-off; every start opens a new run. The same ffmpeg also feeds the live view (a short-segment
 // HLS playlist in the stream's live folder, and RTP for WebRTC viewers): one camera connection.
+// A device watched through the platform link while it does not record gets a live-only ffmpeg
+// (`record` false): the live HLS output alone, no run, no segments, and the device's state untouched.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -45,6 +48,25 @@ const MAX_BACKOFF_MS = 30_000;
 const MAX_FILE_KEYFRAME_GAP_S = 2;
 const run = promisify(execFile);
 
+type SourceProbe = Awaited<ReturnType<typeof probeFileSource>>;
+/** File probes by path, kept while the file is unchanged: a live view started on demand does not wait for one again. */
+const probes = new Map<string, { version: string; probe: SourceProbe }>();
+
+async function probeOnce(ffprobe: string, file: string): Promise<SourceProbe> {
+  let version = '';
+  try {
+    const s = statSync(file);
+    version = `${s.size}:${s.mtimeMs}`;
+  } catch {
+    /* probed as it is: ffprobe says what is wrong */
+  }
+  const kept = probes.get(file);
+  if (kept && version && kept.version === version) return kept.probe;
+  const probe = await probeFileSource({ ffprobe }, file);
+  if (version && probe.codec !== null) probes.set(file, { version, probe });
+  return probe;
+}
+
 interface FileProbe {
   /** Re-encode with a keyframe this often (s); null: copy. */
   keyframeEvery: number | null;
@@ -72,10 +94,17 @@ export class DeviceRecorder {
     readonly stream: string,
     private readonly source: SourceSpec,
     private readonly deps: RecorderDeps,
+    /** false: the live view alone (it needs `deps.live`), for a device watched while it does not record. */
+    readonly record = true,
   ) {}
 
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+
+  /** Why ffmpeg last failed, in words (null: it has not). */
+  get failure(): string | null {
+    return this.lastReason;
   }
 
   start(): void {
@@ -89,13 +118,14 @@ export class DeviceRecorder {
     const keyframeEvery = file?.keyframeEvery ?? undefined;
     // WebRTC viewers get H.264 only: a file in another codec (re-encoded files are H.264), or one
     // that could not be remuxed to MPEG-TS, has no RTP feed.
-    const rtpPort = this.deps.rtp && (file?.rtp ?? true) ? await this.deps.rtp.open(this.deviceId, this.stream) : undefined;
+    const rtpPort = this.record && this.deps.rtp && (file?.rtp ?? true) ? await this.deps.rtp.open(this.deviceId, this.stream) : undefined;
     if (this.stopping) {
       await this.deps.rtp?.close(this.deviceId, this.stream);
       return;
     }
-    const runId = await this.deps.index.openRun(this.deviceId, this.stream, new Date());
-    this.runId = runId;
+    // A live-only ffmpeg has no run; its staging folder holds only run.json, for recovery to stop it.
+    const runId = this.record ? await this.deps.index.openRun(this.deviceId, this.stream, new Date()) : `live-${randomUUID()}`;
+    this.runId = this.record ? runId : null;
     this.anchorMs = null;
     this.lastReason = null;
     const dir = stagingDir(this.deps.storageRoot, this.deviceId, this.stream, runId);
@@ -107,12 +137,15 @@ export class DeviceRecorder {
       mkdirSync(live.dir, { recursive: true });
     }
     const source = file ? { ...this.source, input: file.input } : this.source;
-    const args = recordArgs(source, { segments: join(dir, 'seg_%06d.ts'), segmentSeconds: this.deps.segmentSeconds, live, rtpPort, keyframeEvery });
+    const segments = this.record ? join(dir, 'seg_%06d.ts') : undefined;
+    const args = recordArgs(source, { segments, segmentSeconds: this.deps.segmentSeconds, live, rtpPort, keyframeEvery });
     const child = spawn(this.deps.ffmpeg, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.child = child;
-    // Written so that a recorder killed with -9 can find and stop its orphaned ffmpeg on restart.
-    writeFileSync(join(dir, 'run.json'), JSON.stringify({ run_id: runId, pid: child.pid, started_at: new Date().toISOString() }));
-    await this.deps.setState(this.deviceId, 'streaming', null);
+    // Written so that a recorder killed with -9 can find and stop its orphaned ffmpeg on restart (by a
+    // path its command line names: the staging folder, or the live folder of a live-only one).
+    const marker = this.record ? {} : { names: live?.dir };
+    writeFileSync(join(dir, 'run.json'), JSON.stringify({ run_id: runId, pid: child.pid, started_at: new Date().toISOString(), ...marker }));
+    if (this.record) await this.deps.setState(this.deviceId, 'streaming', null);
 
     createInterface({ input: child.stdout! }).on('line', (line) => {
       this.pending = this.pending
@@ -140,17 +173,16 @@ export class DeviceRecorder {
    * A camera's stream is always copied, and its live segments follow its keyframes. A file is copied
    * too unless its keyframes are too far apart for short live segments: then it is re-encoded (once,
    * for every output) with a keyframe every live segment. A copied H.264 file that is not MPEG-TS is
-   * remuxed to MPEG-TS once per start, beside the device's video, for the RTP output (ffmpeg-args.ts).
+   * remuxed to MPEG-TS once per start, beside the device's video, for the RTP output (ffmpeg-args.ts); a live-only one has none.
    */
   private async probeFile(): Promise<FileProbe | null> {
     if (this.source.type !== 'file' || !this.deps.ffprobe) return null;
     if (this.fileProbe === undefined) {
-      const p = { ffprobe: this.deps.ffprobe };
-      const { format, codec, longestKeyframeGap: gap } = await probeFileSource(p, this.source.input);
+      const { format, codec, longestKeyframeGap: gap } = await probeOnce(this.deps.ffprobe, this.source.input);
       const keyframeEvery = this.deps.live && (gap === null || gap > MAX_FILE_KEYFRAME_GAP_S) ? this.deps.live.segmentSeconds : null;
       let input = this.source.input;
       let rtp = keyframeEvery !== null || (codec === 'h264' && format === 'mpegts');
-      if (this.deps.rtp && !rtp && keyframeEvery === null && codec === 'h264') {
+      if (this.record && this.deps.rtp && !rtp && keyframeEvery === null && codec === 'h264') {
         const ts = join(this.deps.storageRoot, this.deviceId, this.stream, '.source.ts');
         mkdirSync(dirname(ts), { recursive: true });
         try {
@@ -205,7 +237,7 @@ export class DeviceRecorder {
 
   private async onExit(dir: string, runId: string, code: number | null, signal: NodeJS.Signals | null): Promise<void> {
     this.child = null;
-    await this.deps.index.closeRun(this.runId ?? runId);
+    if (this.record) await this.deps.index.closeRun(this.runId ?? runId);
     try {
       rmSync(dir, { recursive: true, force: true });
       // No ffmpeg, no live picture: the playlist goes (404) rather than freeze on its last segment.
@@ -214,12 +246,13 @@ export class DeviceRecorder {
       /* a leftover folder is cleaned by recovery */
     }
     if (this.stopping) {
-      await this.deps.setState(this.deviceId, 'stopped', null);
+      if (this.record) await this.deps.setState(this.deviceId, 'stopped', null);
       return;
     }
     const reason = this.lastReason ?? `ffmpeg exited (${signal ?? `code ${code}`})`;
-    this.deps.log.warn({ deviceId: this.deviceId, stream: this.stream, reason, retryInMs: this.backoffMs }, 'recording stopped; retrying');
-    await this.deps.setState(this.deviceId, 'failed', reason);
+    this.lastReason = reason;
+    this.deps.log.warn({ deviceId: this.deviceId, stream: this.stream, reason, retryInMs: this.backoffMs, record: this.record }, 'ffmpeg stopped; retrying');
+    if (this.record) await this.deps.setState(this.deviceId, 'failed', reason);
     this.restartTimer = setTimeout(() => void this.spawnFfmpeg(), this.backoffMs);
     this.backoffMs = Math.min(this.backoffMs * 2, MAX_BACKOFF_MS);
   }
@@ -231,7 +264,7 @@ export class DeviceRecorder {
     const child = this.child;
     if (!child) {
       await this.deps.rtp?.close(this.deviceId, this.stream);
-      await this.deps.setState(this.deviceId, 'stopped', null);
+      if (this.record) await this.deps.setState(this.deviceId, 'stopped', null);
       return;
     }
     const closed = new Promise<void>((resolve) => child.once('close', () => resolve()));

@@ -9,12 +9,14 @@
 //   do: a file's MP4 or MKV is remuxed to MPEG-TS first (see device-recorder.ts). A bitstream filter
 //   here would not do: in ffmpeg 5 one applied to every output stops the outputs at the first loop
 //   of a looping file, and one on the RTP output alone leaves its muxer reading the old framing.
-// The live and RTP outputs may fail without stopping the recording (`onfail=ignore`).
+// The live and RTP outputs may fail without stopping the recording (`onfail=ignore`). Without a
+// recording (a device watched through the platform link while it does not record) only the live
+// outputs are written.
 import type { SourceSpec } from '../devices/index.js';
 
 export interface StreamOutputs {
-  /** The recording's segment file pattern, in the run's staging folder. */
-  segments: string;
+  /** The recording's segment file pattern, in the run's staging folder; none: live view only. */
+  segments?: string;
   segmentSeconds: number;
   /** The live HLS output: `index.m3u8` and its segments in `dir`. */
   live?: { dir: string; segmentSeconds: number; listSize: number };
@@ -73,19 +75,22 @@ export function recordArgs(src: SourceSpec, out: StreamOutputs): string[] {
           '-force_key_frames',
           `expr:gte(t,n_forced*${out.keyframeEvery})`,
         ];
-  const slaves = [
-    slave(
-      {
-        f: 'segment',
-        segment_time: String(out.segmentSeconds),
-        segment_format: 'mpegts',
-        reset_timestamps: '1',
-        segment_list: 'pipe:1',
-        segment_list_type: 'csv',
-      },
-      out.segments,
-    ),
-  ];
+  const slaves: string[] = [];
+  if (out.segments !== undefined) {
+    slaves.push(
+      slave(
+        {
+          f: 'segment',
+          segment_time: String(out.segmentSeconds),
+          segment_format: 'mpegts',
+          reset_timestamps: '1',
+          segment_list: 'pipe:1',
+          segment_list_type: 'csv',
+        },
+        out.segments,
+      ),
+    );
+  }
   if (out.live) {
     slaves.push(
       slave(

@@ -51,13 +51,15 @@ export async function recoverStorage(opts: {
       if (!existsSync(root)) continue;
       for (const runId of readdirSync(root)) {
         const dir = join(root, runId);
-        let meta: { pid?: number; started_at?: string } = {};
+        let meta: { pid?: number; started_at?: string; names?: string } = {};
         try {
           meta = JSON.parse(readFileSync(join(dir, 'run.json'), 'utf8'));
         } catch {
           /* no metadata: segments are placed from the run's last indexed segment, or dropped */
         }
-        if (meta.pid && stopOrphan(meta.pid, dir)) {
+        // A live-only ffmpeg writes no segments here: its command line names its live folder instead.
+        const names = typeof meta.names === 'string' && meta.names.startsWith(join(opts.storageRoot, deviceId)) ? meta.names : dir;
+        if (meta.pid && stopOrphan(meta.pid, names)) {
           report.orphansStopped++;
           await waitGone(meta.pid);
         }
