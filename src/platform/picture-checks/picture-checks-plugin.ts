@@ -12,10 +12,10 @@ declare module '../plugins/feature.js' {
 
 export const pictureChecksFeature = defineFeature({
   name: 'picture-checks',
-  needs: ['db', 'storage', 'notifications', 'storedFrames'],
+  needs: ['db', 'caches', 'storage', 'notifications', 'outbox', 'storedFrames'],
   offers: ['pictureChecks'],
-  build: ({ db, storage, notifications, storedFrames }, app) => {
-    const pictureChecks = new PictureChecksService(db, storage, notifications, app.log);
+  build: ({ db, caches, storage, notifications, outbox, storedFrames }, app) => {
+    const pictureChecks = new PictureChecksService(db, storage, { notifications, outbox, caches }, app.log);
     storedFrames.onStored((frame) => pictureChecks.frameStored(frame));
     app.addHook('onClose', async () => pictureChecks.close());
     return { pictureChecks };
