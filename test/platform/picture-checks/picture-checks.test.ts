@@ -175,6 +175,28 @@ describe('picture checks on stored frames', () => {
     expect(stateOf(await health(exid), 'frozen')).toEqual({ check: 'frozen', state: 'ok', since: moving[0] });
   });
 
+  it('does not find a fresh simulated (demo) camera frozen: its scene changes every minute', async () => {
+    const res = await tp.app.inject({
+      method: 'POST',
+      url: '/v2/cameras',
+      headers: owner.auth,
+      payload: { name: 'Demo', project_exid: projectExid, simulated: true },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const exid = res.json().exid as string;
+    // More frames than frozen_frames (10), a minute apart, as the demo records them.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    for (let i = 0; i < 12; i++) {
+      vi.setSystemTime(T0 + minute++ * 60_000);
+      const shot = await tp.app.inject({ method: 'POST', url: `/v2/cameras/${exid}/snapshots`, headers: owner.auth, payload: {} });
+      expect(shot.statusCode, shot.body).toBe(201);
+    }
+    await servicesOf(tp.app).pictureChecks.idle();
+    const h = await health(exid);
+    expect(h.picture_checks.map((c) => [c.check, c.state])).toEqual(['black', 'frozen', 'blurred', 'moved'].map((c) => [c, 'ok']));
+    expect(h.picture_status).toBe('ok');
+  });
+
   it('finds a moved view and accepts it as the new reference when an admin resets it', async () => {
     const exid = await ipCamera('Knocked camera');
     await store(exid, [normal(0), normal(1)]);
