@@ -17,6 +17,7 @@ export const pictureChecksFeature = defineFeature({
   build: ({ db, caches, storage, notifications, outbox, storedFrames }, app) => {
     const pictureChecks = new PictureChecksService(db, storage, { notifications, outbox, caches }, app.log);
     storedFrames.onStored((frame) => pictureChecks.frameStored(frame));
+    storedFrames.onExpired((cameraId, cutoff) => pictureChecks.framesExpired(cameraId, cutoff));
     app.addHook('onClose', async () => pictureChecks.close());
     return { pictureChecks };
   },

@@ -173,3 +173,15 @@ export async function busiestOf(db: PlatformDb, cameraIds: readonly string[], fr
     .limit(limit)
     .execute();
 }
+
+/** Removes the activity of a camera's frames taken before `cutoff`, and the quarter hours that ended by then (retention). */
+export async function deleteActivityBefore(db: PlatformDb, cameraId: string, cutoff: Date): Promise<void> {
+  await db.kysely.transaction().execute(async (trx) => {
+    await trx.deleteFrom('picture_frame_activity').where('camera_id', '=', cameraId).where('taken_at', '<', cutoff.toISOString()).execute();
+    await trx
+      .deleteFrom('picture_activity_quarters')
+      .where('camera_id', '=', cameraId)
+      .where('bucket', '<', Math.floor(cutoff.getTime() / QUARTER_MS))
+      .execute();
+  });
+}

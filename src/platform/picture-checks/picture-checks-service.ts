@@ -86,6 +86,11 @@ export class PictureChecksService {
     this.queue.push(frame.cameraId, { cameraId: frame.cameraId, takenAt: frame.takenAt, objectKey: frame.objectKey, jpeg: keep ? frame.jpeg : null });
   }
 
+  /** Retention removed the camera's frames taken before `cutoff`: their activity goes with them. */
+  framesExpired(cameraId: string, cutoff: Date): Promise<void> {
+    return repo.deleteActivityBefore(this.db, cameraId, cutoff);
+  }
+
   /** Resolves when every queued frame has been analysed (tests, shutdown). */
   idle(): Promise<void> {
     return this.queue.idle();

@@ -6,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
+import { RetentionJob } from '../../../src/platform/recordings/retention.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { startReceiver } from '../../helpers/webhook-receiver.js';
 import { eventually } from '../../helpers/eventually.js';
@@ -195,6 +196,18 @@ describe('picture checks on stored frames', () => {
     const h = await health(exid);
     expect(h.picture_checks.map((c) => [c.check, c.state])).toEqual(['black', 'frozen', 'blurred', 'moved'].map((c) => [c, 'ok']));
     expect(h.picture_status).toBe('ok');
+  });
+
+  it('removes the activity of frames with the frames, when retention removes them', async () => {
+    const exid = await ipCamera('Retained camera');
+    const times = await store(exid, [normal(0), normal(1), normal(2), normal(3)]);
+    const s = servicesOf(tp.app);
+    const cameraId = (await s.db.kysely.selectFrom('cameras').select('id').where('exid', '=', exid).executeTakeFirstOrThrow()).id;
+    const scored = () => s.db.kysely.selectFrom('picture_frame_activity').select('taken_at').where('camera_id', '=', cameraId).orderBy('taken_at').execute();
+    expect((await scored()).map((r) => r.taken_at)).toEqual(times.slice(1));
+    const removed = await new RetentionJob(s.db, s.storage, s.snapshotIndex, undefined, s.storedFrames).runCamera(cameraId, new Date(times[3]!));
+    expect(removed).toBe(3);
+    expect((await scored()).map((r) => r.taken_at)).toEqual([times[3]]);
   });
 
   it('finds a moved view and accepts it as the new reference when an admin resets it', async () => {
