@@ -15,6 +15,7 @@ import { SiteRecorders } from './screens/site-recorders.js';
 import { CameraLive } from './screens/camera-live.js';
 import { Recordings } from './screens/recordings.js';
 import { Anpr } from './screens/anpr.js';
+import { GateReport } from './screens/gate-report.js';
 import { EmailSettings } from './screens/email-settings.js';
 import { ClaimInvitation } from './screens/invitation-claim.js';
 import { ForgotPassword, ResetPassword } from './screens/password-reset.js';
@@ -27,6 +28,7 @@ const ROUTES = [
   ['/projects/:project/comments', Comments],
   ['/projects/:project/members', Members],
   ['/projects/:project/recorders', SiteRecorders],
+  ['/projects/:project/gate', GateReport],
   ['/cameras/:camera', CameraLive],
   ['/cameras/:camera/recordings', Recordings],
   ['/cameras/:camera/anpr', Anpr],

@@ -5,39 +5,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { ActivitySpanQuery as Span, BusiestMoments as Busiest, CameraActivity, ProjectActivity } from '../lib/activity/activity-schemas.js';
 import { bearerToken } from '../lib/auth/bearer.js';
 import { ApiError } from '../lib/errors.js';
 
 const Exid = Type.String({ minLength: 1, maxLength: 64 });
-const Span = {
-  date: Type.Optional(Type.String({ maxLength: 10, description: 'A local day, YYYY-MM-DD' })),
-  from: Type.Optional(Type.String({ maxLength: 40, description: 'RFC 3339; with `to`, instead of `date`' })),
-  to: Type.Optional(Type.String({ maxLength: 40 })),
-};
-const Quarter = Type.Object({ start: Type.String(), score: Type.Number(), frames: Type.Integer(), peak_at: Type.String() });
-const CameraActivity = Type.Object({
-  camera_exid: Type.String(),
-  timezone: Type.String(),
-  from: Type.String(),
-  to: Type.String(),
-  quarters: Type.Array(Quarter),
-});
-const ProjectActivity = Type.Object({
-  project_exid: Type.String(),
-  timezone: Type.String(),
-  from: Type.String(),
-  to: Type.String(),
-  quarters: Type.Array(Quarter),
-  cameras: Type.Array(Type.Object({ camera_exid: Type.String(), quarters: Type.Array(Quarter) })),
-});
-const Busiest = Type.Object({
-  project_exid: Type.String(),
-  from: Type.String(),
-  to: Type.String(),
-  moments: Type.Array(
-    Type.Object({ camera_exid: Type.String(), start: Type.String(), end: Type.String(), score: Type.Number(), frames: Type.Integer(), peak_at: Type.String() }),
-  ),
-});
 const Failure = Type.Object({ code: Type.String(), message: Type.String() }, { additionalProperties: true });
 const failures = { 400: Failure, 401: Failure, 403: Failure, 404: Failure, 503: Failure };
 

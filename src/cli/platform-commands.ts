@@ -26,6 +26,12 @@ const serveOptions = (cmd: Command) =>
     .option('--port <port>', 'port to listen on')
     .option('--data-dir <dir>', 'data directory (default ./data, or OVERLOOK_DATA_DIR)');
 
+/** The URL this process reaches a listening address at (a wildcard host is reached on loopback). */
+function reachableUrl(a: { host: string; port: number }): string {
+  const host = a.host === '0.0.0.0' ? '127.0.0.1' : a.host === '::' ? '::1' : a.host;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${a.port}`;
+}
+
 export function registerPlatformCommands(program: Command): void {
   serveOptions(program.command('serve').description('Run the main API (/v2), OAuth server and key-management page')).action(async (opts) => {
     const running = await startPlatform(opts);
@@ -35,7 +41,9 @@ export function registerPlatformCommands(program: Command): void {
 
   serveOptions(program.command('up').description('Run the main API, MCP, AI and Labs in one process, with demo data on first start')).action(async (opts) => {
     const companions = (['mcp', 'ai', 'labs'] as const).map((service) => resolveAddress(service, { host: opts.host }));
-    const running = await startPlatform(opts, processEnv(), companions);
+    const env = processEnv();
+    // The web app's gate report reaches this process's AI API through the main API (docs/decisions.md).
+    const running = await startPlatform(opts, { OVERLOOK_AI_URL: reachableUrl(companions[1]!), ...env }, companions);
     // The other services listen on their own ports (OVERLOOK_MCP_PORT, OVERLOOK_AI_PORT, OVERLOOK_LABS_PORT)
     // and reach this main API at the address it really listens on; --port moves the main API only.
     const others = await startCompanions(running.url, { host: opts.host });

@@ -69,6 +69,7 @@ import { adminRoutes } from './admin/routes.js';
 import { auditRoutes } from './audit/routes.js';
 import { providerSignInRoutes } from './auth/provider-routes.js';
 import { proxyRoutes } from './proxy/routes.js';
+import { aiProxyRoutes } from './ai-proxy/routes.js';
 import { oauthRoutes } from './oauth/routes.js';
 import { developerAppRoutes } from './developer-apps/routes.js';
 import { connectorRoutes } from './connectors/framework/routes.js';
@@ -151,6 +152,7 @@ export const ROUTES = [
   auditRoutes,
   providerSignInRoutes,
   proxyRoutes,
+  aiProxyRoutes,
   oauthRoutes,
   developerAppRoutes,
   connectorRoutes,

@@ -7,6 +7,7 @@ export const projectTabs = (project, current) => [
   { href: href('projects', project, 'comments'), label: 'Comments', current: current === 'comments' },
   { href: href('projects', project, 'members'), label: 'Members', current: current === 'members' },
   { href: href('projects', project, 'recorders'), label: 'Site recorders', current: current === 'recorders' },
+  { href: href('projects', project, 'gate'), label: 'Gate report', current: current === 'gate' },
 ];
 
 export const cameraTabs = (camera, current) => [

@@ -160,6 +160,12 @@ const Platform = {
     30,
     "How long a node's lease on background work (a camera's recording, retention, a media render) lasts unless renewed: a dead node's work is taken over within about this long (docs/deploy.md)",
   ),
+  OVERLOOK_AI_URL: Type.Optional(
+    nonEmpty(
+      'Where the main API reaches the AI API (http or https, no query) to pass the web app’s `/ai/…` requests on, such as the gate report screen’s (docs/web-app.md); `overlook up` sets it to its own AI API',
+      { defaultText: 'none: `/ai/…` answers 404' },
+    ),
+  ),
   OVERLOOK_NODE_URL: Type.Optional(
     nonEmpty(
       "Where the other nodes reach this one (http or https, no query): a live view request landing on a node that does not run the camera's stream is passed to the node that does (docs/deploy.md)",

@@ -64,6 +64,8 @@ export interface PlatformConfig {
   workLeaseSeconds: number;
   /** Where the other nodes reach this one (OVERLOOK_NODE_URL, no trailing slash); unset: the address it listens on. */
   nodeUrl?: string;
+  /** Where the web app's `/ai/…` requests are passed on to the AI API (OVERLOOK_AI_URL, no trailing slash); unset: nowhere. */
+  aiUrl?: string;
   /** Where binary objects go: files under `<dataDir>/objects`, or an S3-compatible bucket. */
   storage: StorageConfig;
   /** Largest ANPR plate image accepted, in bytes of JPEG (the request body limit applies too). */
@@ -152,7 +154,8 @@ export function platformConfig(flags: { dataDir?: string } = {}, env: Env = proc
     recordingLoop: !['0', 'false', 'off', 'no'].includes((e.OVERLOOK_RECORDING_LOOP ?? '').toLowerCase()),
     recordingConcurrency: e.OVERLOOK_RECORDING_CONCURRENCY,
     workLeaseSeconds: e.OVERLOOK_WORK_LEASE_SECONDS,
-    nodeUrl: nodeUrl(e.OVERLOOK_NODE_URL),
+    nodeUrl: httpUrl('OVERLOOK_NODE_URL', e.OVERLOOK_NODE_URL),
+    aiUrl: httpUrl('OVERLOOK_AI_URL', e.OVERLOOK_AI_URL),
     storage: storageConfig(e),
     anprImageMaxBytes: e.OVERLOOK_ANPR_IMAGE_MAX_BYTES,
     mediaJobs: e.OVERLOOK_MEDIA_JOBS !== '0',
@@ -202,17 +205,17 @@ interface OutboundConfig {
 
 export type StorageConfig = { kind: 'fs' } | { kind: 's3'; endpoint?: string; bucket: string; region: string; accessKeyId?: string; secretAccessKey?: string };
 
-/** OVERLOOK_NODE_URL checked: an http(s) URL with no credentials, query or fragment, without its trailing slash. */
-function nodeUrl(value: string | undefined): string | undefined {
+/** A URL setting checked: an http(s) URL with no credentials, query or fragment, without its trailing slash. */
+function httpUrl(name: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   let u: URL;
   try {
     u = new URL(value);
   } catch {
-    throw new Error('OVERLOOK_NODE_URL must be an http or https URL');
+    throw new Error(`${name} must be an http or https URL`);
   }
   if ((u.protocol !== 'http:' && u.protocol !== 'https:') || u.username || u.password || u.search || u.hash) {
-    throw new Error('OVERLOOK_NODE_URL must be an http or https URL without credentials, query or fragment');
+    throw new Error(`${name} must be an http or https URL without credentials, query or fragment`);
   }
   return u.toString().replace(/\/+$/, '');
 }

@@ -26,6 +26,7 @@ const cameraColumns = [
   'last_online_at',
   'last_checked_at',
   'created_at',
+  'picture_status',
 ] as const;
 
 type CameraColumns = Pick<CamerasTable, (typeof cameraColumns)[number]>;

@@ -29,6 +29,8 @@ const cameras = table({
   heading: optional(nullable(real())),
   /** Horizontal field of view, degrees (settings; null unknown). */
   fov: optional(nullable(real())),
+  /** `fault` while any picture check of its stored frames is in fault (docs/analysis.md); set by the picture checks. */
+  picture_status: optional(oneOf(['ok', 'fault'])),
 });
 export type CamerasTable = TableType<typeof cameras>;
 

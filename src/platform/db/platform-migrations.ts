@@ -25,6 +25,7 @@ import * as webhooks from './migrations/20261128_0003_webhooks.js';
 import * as mail from './migrations/20261128_0004_mail.js';
 import * as pictureChecks from './migrations/20261128_0005_picture_checks.js';
 import * as gate from './migrations/20261128_0007_gate.js';
+import * as pictureStatus from './migrations/20261128_0011_picture_status.js';
 
 // Listed by hand, not read from the folder, so the same code works from `src/` under tsx and from `dist/`.
 export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
@@ -52,4 +53,5 @@ export const PLATFORM_MIGRATIONS: Record<string, Migration> = {
   '20261128_0004_mail': mail,
   '20261128_0005_picture_checks': pictureChecks,
   '20261128_0007_gate': gate,
+  '20261128_0011_picture_status': pictureStatus,
 };

@@ -38,6 +38,16 @@ const DATA: Record<PublicEventType, { when: string; data: Record<string, TSchema
     when: 'A camera’s health check found another status than the stored one',
     data: { ...Camera, status: S({ description: 'online or offline' }), previous_status: S(), reason: N(S()), checked_at: S({ format: 'date-time' }) },
   },
+  'camera.picture_fault': {
+    when: 'A picture check of a camera’s stored frames started or stopped finding a fault (docs/analysis.md)',
+    data: {
+      ...Camera,
+      check: S({ description: 'black, frozen, blurred or moved' }),
+      state: S({ description: 'fault when it started, ok when it ended' }),
+      since: S({ format: 'date-time', description: 'The time of the frame that began this state' }),
+      picture_status: S({ description: 'The camera’s picture status after the change: fault while any check is in fault, else ok' }),
+    },
+  },
   'anpr.plate_read': { when: 'A camera or recorder pushed a number-plate read', data: Plate },
   'anpr.watchlist_match': { when: 'A plate read matched the project’s watch list', data: { ...Plate, watchlist_label: S() } },
   'media_item.ready': { when: 'A media-hub render (clip, timelapse, compare) finished', data: Render },

@@ -6,6 +6,7 @@ export const EVENT_TYPES = [
   'member.removed',
   'invitation.created',
   'camera.status_changed',
+  'camera.picture_fault',
   'anpr.plate_read',
   'anpr.watchlist_match',
   'media_item.ready',

@@ -115,23 +115,33 @@ export function movedShare(a: Float32Array, b: Float32Array, sigma: number): num
   return changed / a.length;
 }
 
-/** Mean absolute difference of two normalised pictures where `b` is shifted by (dx, dy), over their overlap. */
-function shiftedDifference(a: Float32Array, b: Float32Array, dx: number, dy: number): number {
+/** Mean absolute difference of two w×h normalised pictures where `b` is shifted by (dx, dy), over their overlap. */
+function shiftedDifference(a: Float32Array, b: Float32Array, w: number, h: number, dx: number, dy: number): number {
   let sum = 0;
-  let n = 0;
   const x0 = Math.max(0, -dx);
-  const x1 = Math.min(W, W - dx);
+  const x1 = Math.min(w, w - dx);
   const y0 = Math.max(0, -dy);
-  const y1 = Math.min(H, H - dy);
+  const y1 = Math.min(h, h - dy);
   for (let y = y0; y < y1; y++) {
-    const ra = y * W;
-    const rb = (y + dy) * W + dx;
-    for (let x = x0; x < x1; x++) {
-      sum += Math.abs(a[ra + x]! - b[rb + x]!);
-      n++;
+    const ra = y * w;
+    const rb = (y + dy) * w + dx;
+    for (let x = x0; x < x1; x++) sum += Math.abs(a[ra + x]! - b[rb + x]!);
+  }
+  const n = (x1 - x0) * (y1 - y0);
+  return n <= 0 ? Number.POSITIVE_INFINITY : sum / n;
+}
+
+/** A w×h picture at half the size (2×2 average). */
+function halfSize(src: Float32Array, w: number, h: number): Float32Array {
+  const ow = w >> 1;
+  const out = new Float32Array(ow * (h >> 1));
+  for (let y = 0; y < h >> 1; y++) {
+    for (let x = 0; x < ow; x++) {
+      const i = 2 * y * w + 2 * x;
+      out[y * ow + x] = (src[i]! + src[i + 1]! + src[i + w]! + src[i + w + 1]!) / 4;
     }
   }
-  return n === 0 ? Number.POSITIVE_INFINITY : sum / n;
+  return out;
 }
 
 export interface Shift {
@@ -144,22 +154,24 @@ export interface Shift {
 
 /**
  * The shift of `frame` against `reference` (both normalised) that matches best, searched over ±`max`
- * pixels: first every second pixel, then around the best of those.
+ * pixels: every shift at half the size (a quarter of the pixels), then at full size around the best.
  */
 export function bestShift(reference: Float32Array, frame: Float32Array, max: number): Shift {
-  const still = shiftedDifference(reference, frame, 0, 0);
-  let best = { dx: 0, dy: 0, d: still };
-  for (let dy = -max; dy <= max; dy += 2) {
-    for (let dx = -max; dx <= max; dx += 2) {
-      const d = shiftedDifference(reference, frame, dx, dy);
-      if (d < best.d) best = { dx, dy, d };
+  const still = shiftedDifference(reference, frame, W, H, 0, 0);
+  const [rh, fh] = [halfSize(reference, W, H), halfSize(frame, W, H)];
+  const half = Math.ceil(max / 2);
+  let coarse = { dx: 0, dy: 0, d: Number.POSITIVE_INFINITY };
+  for (let dy = -half; dy <= half; dy++) {
+    for (let dx = -half; dx <= half; dx++) {
+      const d = shiftedDifference(rh, fh, W >> 1, H >> 1, dx, dy);
+      if (d < coarse.d) coarse = { dx, dy, d };
     }
   }
-  const coarse = best;
-  for (let dy = coarse.dy - 1; dy <= coarse.dy + 1; dy++) {
-    for (let dx = coarse.dx - 1; dx <= coarse.dx + 1; dx++) {
-      if (Math.abs(dx) > max || Math.abs(dy) > max) continue;
-      const d = shiftedDifference(reference, frame, dx, dy);
+  let best = { dx: 0, dy: 0, d: still };
+  for (let dy = 2 * coarse.dy - 1; dy <= 2 * coarse.dy + 1; dy++) {
+    for (let dx = 2 * coarse.dx - 1; dx <= 2 * coarse.dx + 1; dx++) {
+      if (Math.abs(dx) > max || Math.abs(dy) > max || (dx === 0 && dy === 0)) continue;
+      const d = shiftedDifference(reference, frame, W, H, dx, dy);
       if (d < best.d) best = { dx, dy, d };
     }
   }

@@ -12,11 +12,12 @@ declare module '../plugins/feature.js' {
 
 export const pictureChecksFeature = defineFeature({
   name: 'picture-checks',
-  needs: ['db', 'storage', 'notifications', 'storedFrames'],
+  needs: ['db', 'caches', 'storage', 'notifications', 'outbox', 'storedFrames'],
   offers: ['pictureChecks'],
-  build: ({ db, storage, notifications, storedFrames }, app) => {
-    const pictureChecks = new PictureChecksService(db, storage, notifications, app.log);
+  build: ({ db, caches, storage, notifications, outbox, storedFrames }, app) => {
+    const pictureChecks = new PictureChecksService(db, storage, { notifications, outbox, caches }, app.log);
     storedFrames.onStored((frame) => pictureChecks.frameStored(frame));
+    storedFrames.onExpired((cameraId, cutoff) => pictureChecks.framesExpired(cameraId, cutoff));
     app.addHook('onClose', async () => pictureChecks.close());
     return { pictureChecks };
   },

@@ -53,74 +53,72 @@ interface FrameResult {
   activity: number | null;
 }
 
-/** Stores what one frame's analysis produced, all or nothing. */
-export async function saveFrame(db: PlatformDb, r: FrameResult): Promise<void> {
+/** Stores what one frame's analysis produced; `tx` is the transaction that makes it all or nothing. */
+export async function saveFrame(tx: PlatformDb, r: FrameResult): Promise<void> {
   const now = new Date().toISOString();
-  await db.kysely.transaction().execute(async (trx) => {
-    // The reference is written only when this frame set it, so a reset made meanwhile is never undone.
-    const setsReference = r.memory.referenceAt === r.takenAt;
-    const memory = {
-      ...(setsReference ? { reference: encode(r.memory.reference), reference_at: r.memory.referenceAt } : {}),
-      previous: encode(r.memory.previous),
-      previous_at: r.memory.previousAt,
-      detail_level: r.memory.detailLevel,
-      unchanged_run: r.memory.unchangedRun,
-      unchanged_since: r.memory.unchangedSince,
-      updated_at: now,
-    };
+  const trx = tx.kysely;
+  // The reference is written only when this frame set it, so a reset made meanwhile is never undone.
+  const setsReference = r.memory.referenceAt === r.takenAt;
+  const memory = {
+    ...(setsReference ? { reference: encode(r.memory.reference), reference_at: r.memory.referenceAt } : {}),
+    previous: encode(r.memory.previous),
+    previous_at: r.memory.previousAt,
+    detail_level: r.memory.detailLevel,
+    unchanged_run: r.memory.unchangedRun,
+    unchanged_since: r.memory.unchangedSince,
+    updated_at: now,
+  };
+  await trx
+    .insertInto('picture_cameras')
+    .values({ camera_id: r.cameraId, thresholds: null, reference: encode(r.memory.reference), reference_at: r.memory.referenceAt, ...memory })
+    .onConflict((oc) => oc.column('camera_id').doUpdateSet(memory))
+    .execute();
+  for (const c of r.changes) {
     await trx
-      .insertInto('picture_cameras')
-      .values({ camera_id: r.cameraId, thresholds: null, reference: encode(r.memory.reference), reference_at: r.memory.referenceAt, ...memory })
-      .onConflict((oc) => oc.column('camera_id').doUpdateSet(memory))
+      .insertInto('picture_check_states')
+      .values({ camera_id: r.cameraId, check_name: c.check, state: c.state, since: c.since })
+      .onConflict((oc) => oc.columns(['camera_id', 'check_name']).doUpdateSet({ state: c.state, since: c.since }))
       .execute();
-    for (const c of r.changes) {
-      await trx
-        .insertInto('picture_check_states')
-        .values({ camera_id: r.cameraId, check_name: c.check, state: c.state, since: c.since })
-        .onConflict((oc) => oc.columns(['camera_id', 'check_name']).doUpdateSet({ state: c.state, since: c.since }))
-        .execute();
-    }
-    if (r.activity === null) return;
-    const inserted = await trx
-      .insertInto('picture_frame_activity')
-      .values({ camera_id: r.cameraId, taken_at: r.takenAt, score: r.activity })
-      .onConflict((oc) => oc.columns(['camera_id', 'taken_at']).doNothing())
-      .executeTakeFirst();
-    if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
-    const score = r.activity;
-    await trx
-      .insertInto('picture_activity_quarters')
-      .values({ camera_id: r.cameraId, bucket: Math.floor(Date.parse(r.takenAt) / QUARTER_MS), score, frames: 1, peak_at: r.takenAt, peak_score: score })
-      .onConflict((oc) =>
-        oc.columns(['camera_id', 'bucket']).doUpdateSet({
-          score: sql`picture_activity_quarters.score + ${score}`,
-          frames: sql`picture_activity_quarters.frames + 1`,
-          peak_at: sql`case when ${score} > picture_activity_quarters.peak_score then ${r.takenAt} else picture_activity_quarters.peak_at end`,
-          peak_score: sql`case when ${score} > picture_activity_quarters.peak_score then ${score} else picture_activity_quarters.peak_score end`,
-        }),
-      )
-      .execute();
-  });
+  }
+  if (r.activity === null) return;
+  const inserted = await trx
+    .insertInto('picture_frame_activity')
+    .values({ camera_id: r.cameraId, taken_at: r.takenAt, score: r.activity })
+    .onConflict((oc) => oc.columns(['camera_id', 'taken_at']).doNothing())
+    .executeTakeFirst();
+  if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return;
+  const score = r.activity;
+  await trx
+    .insertInto('picture_activity_quarters')
+    .values({ camera_id: r.cameraId, bucket: Math.floor(Date.parse(r.takenAt) / QUARTER_MS), score, frames: 1, peak_at: r.takenAt, peak_score: score })
+    .onConflict((oc) =>
+      oc.columns(['camera_id', 'bucket']).doUpdateSet({
+        score: sql`picture_activity_quarters.score + ${score}`,
+        frames: sql`picture_activity_quarters.frames + 1`,
+        peak_at: sql`case when ${score} > picture_activity_quarters.peak_score then ${r.takenAt} else picture_activity_quarters.peak_at end`,
+        peak_score: sql`case when ${score} > picture_activity_quarters.peak_score then ${score} else picture_activity_quarters.peak_score end`,
+      }),
+    )
+    .execute();
 }
 
-/** Replaces the camera's memory after a reference reset, and the moved check's state. */
-export async function saveReset(db: PlatformDb, cameraId: string, memory: CameraMemory): Promise<void> {
-  await db.kysely.transaction().execute(async (trx) => {
+/** Replaces the camera's memory after a reference reset, and the moved check's state (`tx`: a transaction). */
+export async function saveReset(tx: PlatformDb, cameraId: string, memory: CameraMemory): Promise<void> {
+  const trx = tx.kysely;
+  await trx
+    .updateTable('picture_cameras')
+    .set({ reference: encode(memory.reference), reference_at: memory.referenceAt, updated_at: new Date().toISOString() })
+    .where('camera_id', '=', cameraId)
+    .execute();
+  const moved = memory.checks.moved;
+  if (moved) {
     await trx
-      .updateTable('picture_cameras')
-      .set({ reference: encode(memory.reference), reference_at: memory.referenceAt, updated_at: new Date().toISOString() })
+      .updateTable('picture_check_states')
+      .set({ state: moved.state, since: moved.since })
       .where('camera_id', '=', cameraId)
+      .where('check_name', '=', 'moved')
       .execute();
-    const moved = memory.checks.moved;
-    if (moved) {
-      await trx
-        .updateTable('picture_check_states')
-        .set({ state: moved.state, since: moved.since })
-        .where('camera_id', '=', cameraId)
-        .where('check_name', '=', 'moved')
-        .execute();
-    }
-  });
+  }
 }
 
 /** Stores the camera's changed thresholds (JSON of the fields that differ from the defaults, or null). */
@@ -174,4 +172,16 @@ export async function busiestOf(db: PlatformDb, cameraIds: readonly string[], fr
     .orderBy('bucket')
     .limit(limit)
     .execute();
+}
+
+/** Removes the activity of a camera's frames taken before `cutoff`, and the quarter hours that ended by then (retention). */
+export async function deleteActivityBefore(db: PlatformDb, cameraId: string, cutoff: Date): Promise<void> {
+  await db.kysely.transaction().execute(async (trx) => {
+    await trx.deleteFrom('picture_frame_activity').where('camera_id', '=', cameraId).where('taken_at', '<', cutoff.toISOString()).execute();
+    await trx
+      .deleteFrom('picture_activity_quarters')
+      .where('camera_id', '=', cameraId)
+      .where('bucket', '<', Math.floor(cutoff.getTime() / QUARTER_MS))
+      .execute();
+  });
 }

@@ -2,15 +2,18 @@
 // storing path, keeps each camera's check states and activity, and answers the health, threshold,
 // reference and activity endpoints.
 import type { FastifyBaseLogger } from 'fastify';
+import type { CacheRegistry } from '../../lib/cache/index.js';
+import { inTransaction } from '../../lib/db/transaction.js';
 import { ApiError } from '../../lib/errors.js';
 import type { PlatformDb } from '../database.js';
 import { cameraRefByExid, cameraRefsByIds, camerasOfProject } from '../cameras/index.js';
 import type { NotificationsService } from '../notifications/index.js';
+import type { Outbox } from '../outbox/index.js';
 import { projectRowById } from '../projects/index.js';
 import type { StoredFrame } from '../recordings/index.js';
 import type { ObjectStore } from '../storage/index.js';
 import { type ActivityQuery, spanOf } from './activity-range.js';
-import { pictureFaultsChanged } from './fault-events.js';
+import { PictureFaultEvents } from './fault-events.js';
 import { analyse, emptyMemory, resetReference } from './frame-analysis.js';
 import { frameFeatures } from './frame-features.js';
 import { FrameQueue } from './frame-queue.js';
@@ -62,15 +65,17 @@ const toQuarter = (r: { bucket: number; score: number; frames: number; peak_at: 
 
 export class PictureChecksService {
   private readonly queue: FrameQueue<Waiting>;
+  private readonly faults: PictureFaultEvents;
   private heldBytes = 0;
 
   constructor(
     private readonly db: PlatformDb,
     private readonly storage: ObjectStore,
-    private readonly notifications: NotificationsService,
+    deps: { notifications: NotificationsService; outbox: Outbox; caches: CacheRegistry },
     private readonly log: FastifyBaseLogger,
     concurrency = 2,
   ) {
+    this.faults = new PictureFaultEvents({ db, log, ...deps });
     this.queue = new FrameQueue((frame) => this.analyseFrame(frame), concurrency);
   }
 
@@ -79,6 +84,11 @@ export class PictureChecksService {
     const keep = this.heldBytes + frame.jpeg.length <= HELD_BYTES;
     if (keep) this.heldBytes += frame.jpeg.length;
     this.queue.push(frame.cameraId, { cameraId: frame.cameraId, takenAt: frame.takenAt, objectKey: frame.objectKey, jpeg: keep ? frame.jpeg : null });
+  }
+
+  /** Retention removed the camera's frames taken before `cutoff`: their activity goes with them. */
+  framesExpired(cameraId: string, cutoff: Date): Promise<void> {
+    return repo.deleteActivityBefore(this.db, cameraId, cutoff);
   }
 
   /** Resolves when every queued frame has been analysed (tests, shutdown). */
@@ -100,10 +110,13 @@ export class PictureChecksService {
       const features = await frameFeatures(jpeg);
       const takenAt = frame.takenAt.toISOString();
       const verdict = analyse(stored?.memory ?? emptyMemory(), features, takenAt, thresholdsOf(stored?.thresholds ?? null));
-      await repo.saveFrame(this.db, { cameraId: frame.cameraId, takenAt, memory: verdict.memory, changes: verdict.changes, activity: verdict.activity });
       // A camera's first frame sets every check to ok: not news.
       const news = stored?.memory.previousAt ? verdict.changes : verdict.changes.filter((c) => c.state === 'fault');
-      await pictureFaultsChanged({ db: this.db, notifications: this.notifications, log: this.log }, frame.cameraId, news);
+      await inTransaction(this.db, async (tx) => {
+        await repo.saveFrame(tx, { cameraId: frame.cameraId, takenAt, memory: verdict.memory, changes: verdict.changes, activity: verdict.activity });
+        if (verdict.changes.length > 0) await this.faults.record(tx, frame.cameraId, news);
+      });
+      if (verdict.changes.length > 0) await this.faults.announce(frame.cameraId, news);
     } catch (err) {
       // A camera deleted while its frame waited has no row to analyse for; anything else is worth a log line.
       this.log.warn({ err, camera_id: frame.cameraId }, 'picture checks could not analyse a frame');
@@ -147,10 +160,12 @@ export class PictureChecksService {
     const now = new Date().toISOString();
     const wasMoved = stored.memory.checks.moved?.state === 'fault';
     const memory = resetReference(stored.memory, now);
-    await repo.saveReset(this.db, id, memory);
-    if (wasMoved) {
-      await pictureFaultsChanged({ db: this.db, notifications: this.notifications, log: this.log }, id, [{ check: 'moved', state: 'ok', since: now }]);
-    }
+    const news = wasMoved ? [{ check: 'moved' as const, state: 'ok' as const, since: now }] : [];
+    await inTransaction(this.db, async (tx) => {
+      await repo.saveReset(tx, id, memory);
+      if (wasMoved) await this.faults.record(tx, id, news);
+    });
+    if (wasMoved) await this.faults.announce(id, news);
     const moved = memory.checks.moved;
     return { reference_at: memory.referenceAt, moved: moved ? { check: 'moved', ...moved } : null };
   }

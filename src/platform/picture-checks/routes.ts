@@ -4,6 +4,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { fromPathCamera, fromPathProject, peopleOnly, scoped } from '../access/index.js';
+import { ActivitySpanQuery as SpanQuery, BusiestMoments as Busiest, CameraActivity, ProjectActivity } from '../../lib/activity/activity-schemas.js';
 import { errorResponses, Nullable, StringEnum } from '../../lib/http/schemas.js';
 import { allowedProject } from '../http/index.js';
 import { defineRoutes } from '../plugins/feature.js';
@@ -28,48 +29,6 @@ const Health = Type.Object({
   picture_checks: Type.Array(PictureCheck, { description: 'The checks run on the camera’s stored frames; empty until its first frame is analysed' }),
 });
 const ThresholdsRecord = Type.Object({ thresholds: Thresholds, defaults: Thresholds });
-
-const SpanQuery = {
-  date: Type.Optional(Type.String({ maxLength: 10, description: 'A local day, YYYY-MM-DD (the camera’s or project’s time zone)' })),
-  from: Type.Optional(Type.String({ maxLength: 40, description: 'RFC 3339; with `to`, instead of `date`' })),
-  to: Type.Optional(Type.String({ maxLength: 40 })),
-};
-const Quarter = Type.Object({
-  start: Type.String({ description: 'Start of the quarter hour (UTC)' }),
-  score: Type.Number({ description: 'Sum of the frames’ activity scores' }),
-  frames: Type.Integer(),
-  peak_at: Type.String({ description: 'The frame with the most activity in the quarter' }),
-});
-const CameraActivity = Type.Object({
-  camera_exid: Type.String(),
-  timezone: Type.String(),
-  from: Type.String(),
-  to: Type.String(),
-  quarters: Type.Array(Quarter),
-});
-const ProjectActivity = Type.Object({
-  project_exid: Type.String(),
-  timezone: Type.String(),
-  from: Type.String(),
-  to: Type.String(),
-  quarters: Type.Array(Quarter, { description: 'Summed over the project’s cameras' }),
-  cameras: Type.Array(Type.Object({ camera_exid: Type.String(), quarters: Type.Array(Quarter) })),
-});
-const Busiest = Type.Object({
-  project_exid: Type.String(),
-  from: Type.String(),
-  to: Type.String(),
-  moments: Type.Array(
-    Type.Object({
-      camera_exid: Type.String(),
-      start: Type.String(),
-      end: Type.String(),
-      score: Type.Number(),
-      frames: Type.Integer(),
-      peak_at: Type.String(),
-    }),
-  ),
-});
 
 export const pictureCheckRoutes = defineRoutes('picture-check-routes', ['cameras', 'pictureChecks'], async (fastify, { cameras, pictureChecks }) => {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();

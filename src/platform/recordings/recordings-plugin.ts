@@ -36,7 +36,7 @@ export const recordingsFeature = defineFeature({
     const snapshotIndex = new SnapshotIndex(db, caches);
     const storedFrames = new StoredFrames(app.log);
     const writer = new SnapshotWriter(storage, snapshotIndex, storedFrames);
-    const retention = new RetentionJob(db, storage, snapshotIndex, app.log);
+    const retention = new RetentionJob(db, storage, snapshotIndex, app.log, storedFrames);
     // Cameras and retention are shared with the other nodes by lease; the camera list is reloaded at
     // least once per lease renewal, so a dead node's cameras are taken soon after its leases expire.
     const recorder = new RecorderLoop(

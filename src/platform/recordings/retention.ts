@@ -12,6 +12,7 @@ import type { PlatformDb } from '../database.js';
 import type { ObjectStore } from '../storage/index.js';
 import type { SnapshotIndex } from './snapshot-index-repository.js';
 import { camerasWithRetention } from './recording-settings-repository.js';
+import type { StoredFrames } from './stored-frames.js';
 
 const DAY_MS = 86_400_000;
 const BATCH = 500;
@@ -27,6 +28,8 @@ export class RetentionJob {
     private readonly storage: ObjectStore,
     private readonly index: SnapshotIndex,
     private readonly log?: FastifyBaseLogger,
+    /** Told of each camera's cut-off, so what other features keep about the removed frames goes too. */
+    private readonly frames?: StoredFrames,
   ) {}
 
   /** Removes every expired image as of `now`; a failing camera is logged and the others still run. */
@@ -34,7 +37,8 @@ export class RetentionJob {
     const result: RetentionResult = { cameras: 0, removed: 0 };
     for (const { camera_id, storage_duration } of await camerasWithRetention(this.db)) {
       try {
-        const removed = await this.runCamera(camera_id, new Date(now.getTime() - storage_duration * DAY_MS));
+        const cutoff = new Date(now.getTime() - storage_duration * DAY_MS);
+        const removed = await this.runCamera(camera_id, cutoff);
         result.cameras++;
         result.removed += removed;
       } catch (err) {
@@ -44,8 +48,14 @@ export class RetentionJob {
     return result;
   }
 
-  /** Removes one camera's images taken before `cutoff`; returns how many. */
+  /** Removes one camera's images taken before `cutoff`, and what other features keep about them; returns how many. */
   async runCamera(cameraId: string, cutoff: Date): Promise<number> {
+    const removed = await this.removeImages(cameraId, cutoff);
+    await this.frames?.expired(cameraId, cutoff);
+    return removed;
+  }
+
+  private async removeImages(cameraId: string, cutoff: Date): Promise<number> {
     let removed = 0;
     for (;;) {
       const batch = await this.index.expiredBefore(cameraId, cutoff, BATCH);

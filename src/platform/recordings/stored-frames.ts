@@ -13,14 +13,33 @@ export interface StoredFrame {
 }
 
 export type StoredFrameListener = (frame: StoredFrame) => void;
+/** Told after retention removed a camera's frames taken before `cutoff`; awaited, so it finishes within the retention run. */
+export type ExpiredFramesListener = (cameraId: string, cutoff: Date) => Promise<void>;
 
 export class StoredFrames {
   private readonly listeners: StoredFrameListener[] = [];
+  private readonly expiredListeners: ExpiredFramesListener[] = [];
 
   constructor(private readonly log: FastifyBaseLogger) {}
 
   onStored(listener: StoredFrameListener): void {
     this.listeners.push(listener);
+  }
+
+  /** What was kept about a camera's frames (the picture checks' activity) goes when retention removes them. */
+  onExpired(listener: ExpiredFramesListener): void {
+    this.expiredListeners.push(listener);
+  }
+
+  /** Called by retention after it removed a camera's frames taken before `cutoff`; a failing listener is logged. */
+  async expired(cameraId: string, cutoff: Date): Promise<void> {
+    for (const listener of this.expiredListeners) {
+      try {
+        await listener(cameraId, cutoff);
+      } catch (err) {
+        this.log.error({ err, camera_id: cameraId }, 'an expired-frames listener failed');
+      }
+    }
   }
 
   /** Called by the writer once a frame is stored; a failing listener is logged and never fails the store. */

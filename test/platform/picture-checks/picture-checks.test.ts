@@ -6,7 +6,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
+import { RetentionJob } from '../../../src/platform/recordings/retention.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
+import { startReceiver } from '../../helpers/webhook-receiver.js';
+import { eventually } from '../../helpers/eventually.js';
 import { frame, type FrameOptions } from './synthetic-frames.js';
 
 let tp: TestPlatform;
@@ -25,7 +28,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   snapshotUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/snapshot.jpg`;
   // The fake camera listens on 127.0.0.1: opted in as a site's LAN would be (docs/security.md, Outbound connections).
-  tp = await buildTestPlatform({ OVERLOOK_ALLOWED_NETWORKS: '127.0.0.1/32' });
+  tp = await buildTestPlatform({ OVERLOOK_ALLOWED_NETWORKS: '127.0.0.1/32', OVERLOOK_OUTBOX_POLL_SECONDS: '0.2' });
   owner = await tp.person('owner');
   viewer = await tp.person('viewer');
   projectExid = (await tp.project(owner)).exid;
@@ -107,6 +110,54 @@ describe('picture checks on stored frames', () => {
     );
   });
 
+  it('tells a webhook once when a fault starts and once when it ends, and the camera record shows it', async () => {
+    const receiver = await startReceiver();
+    try {
+      const hook = await tp.app.inject({
+        method: 'POST',
+        url: `/v2/projects/${projectExid}/webhooks`,
+        headers: owner.auth,
+        payload: { url: receiver.url, events: ['camera.picture_fault'] },
+      });
+      expect(hook.statusCode, hook.body).toBe(201);
+      const exid = await ipCamera('Hooked camera');
+      const record = async () => (await tp.app.inject({ method: 'GET', url: `/v2/cameras/${exid}`, headers: viewer.auth })).json();
+      await store(exid, [normal(0), normal(1)]);
+      expect((await record()).picture_status).toBe('ok');
+      const black = await store(exid, [
+        { n: 2, black: true },
+        { n: 3, black: true },
+      ]);
+      const camera = await record();
+      expect(camera.picture_status).toBe('fault');
+      // The connection's status is its own.
+      expect(camera.status).not.toBe('fault');
+      const back = await store(exid, [normal(4), normal(5)]);
+      expect((await record()).picture_status).toBe('ok');
+
+      const ours = () => receiver.got.map((r) => JSON.parse(r.body)).filter((b) => b.data.camera_exid === exid);
+      await eventually(() => ours().length >= 2, 'two webhook deliveries');
+      // One delivery per event, each delivered at its first attempt: nothing is sent again.
+      const log = async () =>
+        (await tp.app.inject({ method: 'GET', url: `/v2/projects/${projectExid}/webhooks/${hook.json().id}/deliveries`, headers: owner.auth })).json();
+      const deliveries = await eventually(async () => {
+        const d = (await log()).deliveries as { status: string; attempts: number }[];
+        return d.every((x) => x.status === 'delivered') && d;
+      }, 'every delivery done');
+      expect(deliveries.map((d) => [d.status, d.attempts])).toEqual([
+        ['delivered', 1],
+        ['delivered', 1],
+      ]);
+      expect(receiver.got).toHaveLength(2);
+      expect(ours().map((b) => [b.type, b.project_exid, b.data])).toEqual([
+        ['camera.picture_fault', projectExid, { camera_exid: exid, check: 'black', state: 'fault', since: black[0], picture_status: 'fault' }],
+        ['camera.picture_fault', projectExid, { camera_exid: exid, check: 'black', state: 'ok', since: back[0], picture_status: 'ok' }],
+      ]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('finds a freeze after the configured number of frames, dated from the first frozen frame', async () => {
     const exid = await ipCamera('Frozen camera');
     const patch = await tp.app.inject({
@@ -123,6 +174,40 @@ describe('picture checks on stored frames', () => {
     expect(stateOf(await health(exid), 'frozen')).toEqual({ check: 'frozen', state: 'fault', since: times[2] });
     const moving = await store(exid, [normal(5)]);
     expect(stateOf(await health(exid), 'frozen')).toEqual({ check: 'frozen', state: 'ok', since: moving[0] });
+  });
+
+  it('does not find a fresh simulated (demo) camera frozen: its scene changes every minute', async () => {
+    const res = await tp.app.inject({
+      method: 'POST',
+      url: '/v2/cameras',
+      headers: owner.auth,
+      payload: { name: 'Demo', project_exid: projectExid, simulated: true },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const exid = res.json().exid as string;
+    // More frames than frozen_frames (10), a minute apart, as the demo records them.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    for (let i = 0; i < 12; i++) {
+      vi.setSystemTime(T0 + minute++ * 60_000);
+      const shot = await tp.app.inject({ method: 'POST', url: `/v2/cameras/${exid}/snapshots`, headers: owner.auth, payload: {} });
+      expect(shot.statusCode, shot.body).toBe(201);
+    }
+    await servicesOf(tp.app).pictureChecks.idle();
+    const h = await health(exid);
+    expect(h.picture_checks.map((c) => [c.check, c.state])).toEqual(['black', 'frozen', 'blurred', 'moved'].map((c) => [c, 'ok']));
+    expect(h.picture_status).toBe('ok');
+  });
+
+  it('removes the activity of frames with the frames, when retention removes them', async () => {
+    const exid = await ipCamera('Retained camera');
+    const times = await store(exid, [normal(0), normal(1), normal(2), normal(3)]);
+    const s = servicesOf(tp.app);
+    const cameraId = (await s.db.kysely.selectFrom('cameras').select('id').where('exid', '=', exid).executeTakeFirstOrThrow()).id;
+    const scored = () => s.db.kysely.selectFrom('picture_frame_activity').select('taken_at').where('camera_id', '=', cameraId).orderBy('taken_at').execute();
+    expect((await scored()).map((r) => r.taken_at)).toEqual(times.slice(1));
+    const removed = await new RetentionJob(s.db, s.storage, s.snapshotIndex, undefined, s.storedFrames).runCamera(cameraId, new Date(times[3]!));
+    expect(removed).toBe(3);
+    expect((await scored()).map((r) => r.taken_at)).toEqual([times[3]]);
   });
 
   it('finds a moved view and accepts it as the new reference when an admin resets it', async () => {

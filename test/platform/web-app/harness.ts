@@ -33,9 +33,10 @@ export interface WebApp {
   close(): Promise<void>;
 }
 
-export async function startWebApp(env: Record<string, string> = {}): Promise<WebApp> {
+/** `port`: where the platform listens (0: any free port), for a test that starts a service calling it first. */
+export async function startWebApp(env: Record<string, string> = {}, port = 0): Promise<WebApp> {
   const tp = await buildTestPlatform(env);
-  const url = await tp.app.listen({ host: '127.0.0.1', port: 0 });
+  const url = await tp.app.listen({ host: '127.0.0.1', port });
   const browser = await launchBrowser();
   const contexts: BrowserContext[] = [];
   return {
