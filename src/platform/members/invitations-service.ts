@@ -48,7 +48,7 @@ async function grantedRole(db: PlatformDb, row: { project_id: string; invited_by
 }
 
 /** The roles of invitations a person holding `held` on the project could not make (all of them below admin). */
-export function rolesBeyond(held: Role | null): InvitedRole[] {
+function rolesBeyond(held: Role | null): InvitedRole[] {
   const invitable = ROLES.filter((r): r is InvitedRole => r !== 'owner');
   if (!held || !roleAllows(held, 'admin')) return invitable;
   return invitable.filter((r) => !roleAllows(held, r));
