@@ -199,7 +199,7 @@ export class InvitationsService {
         await this.outbox.record(tx, { type: 'member.added', projectExid, data: { user_id: userId, email: row.email, role: row.role, via: 'invitation' } });
       return row.role;
     });
-    this.caches.forget([{ kind: 'user-roles', id: userId }]);
+    await this.caches.forget([{ kind: 'user-roles', id: userId }]);
     const exid = (await this.projects.namesOf([row.project_id])).get(row.project_id)?.exid;
     if (!exid) throw NOT_FOUND();
     await this.audit.record(ctx, {

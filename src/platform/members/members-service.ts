@@ -95,7 +95,7 @@ export class MembersService {
       await this.outbox.record(tx, { type: 'member.added', projectExid: project.exid, data: { user_id: user.id, email: user.email, role } });
     });
     await this.invitations.settled(project, email);
-    this.caches.forget([{ kind: 'user-roles', id: user.id }]);
+    await this.caches.forget([{ kind: 'user-roles', id: user.id }]);
     await this.audited(actor, 'added', project, user.id, { email: user.email, role });
     await this.notifications.notify(user.id, 'project_shared', `You were added to project ${project.exid} as ${role}`, { project_exid: project.exid, role });
     return { email, role };
@@ -107,7 +107,7 @@ export class MembersService {
     const role = MembersService.grantable(actor, newRole);
     if (!roleAllows(actor.role, target.role as Role)) throw new ApiError('PERMISSION_DENIED', 'You cannot change the role of someone above you');
     await repo.setRole(this.db, project.id, userId, role);
-    this.caches.forget([{ kind: 'user-roles', id: userId }]);
+    await this.caches.forget([{ kind: 'user-roles', id: userId }]);
     if (role !== target.role) {
       await this.audited(actor, 'role_changed', project, userId, { email: target.email, from: target.role, to: role });
       await this.notifications.notify(userId, 'role_changed', `Your role on project ${project.exid} is now ${role}`, { project_exid: project.exid, role });
@@ -125,7 +125,7 @@ export class MembersService {
       await this.keys.dropProjectFromKeysOf(tx, userId, project.id);
       await this.outbox.record(tx, { type: 'member.removed', projectExid: project.exid, data: { user_id: userId, email: target.email, role: target.role } });
     });
-    this.caches.forget([
+    await this.caches.forget([
       { kind: 'user-roles', id: userId },
       { kind: 'user-keys', id: userId },
     ]);
