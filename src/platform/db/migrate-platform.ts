@@ -10,8 +10,9 @@ import { PLATFORM_MIGRATIONS } from './platform-migrations.js';
 /** Migrates the platform's database to the latest version; returns the migrations applied. */
 export async function migratePlatform(config: Pick<PlatformConfig, 'db'>, db: PlatformDb): Promise<string[]> {
   const url = db.dialect === 'postgres' ? config.db.migrationsUrl : undefined;
+  // Two connections: the migrator holds one for its lock and transaction, and reads its tables on another.
   if (!url) return migrateToLatest(db, PLATFORM_MIGRATIONS);
-  const direct = openDb<PlatformDatabase>({ databaseUrl: url, pgSchema: db.pgSchema, poolSize: 1, applicationName: `${config.db.applicationName}-migrate` });
+  const direct = openDb<PlatformDatabase>({ databaseUrl: url, pgSchema: db.pgSchema, poolSize: 2, applicationName: `${config.db.applicationName}-migrate` });
   try {
     return await migrateToLatest(direct, PLATFORM_MIGRATIONS);
   } finally {
