@@ -10,7 +10,7 @@ import pg from 'pg';
 import { freePort } from './cli-cluster.js';
 import { eventually } from './eventually.js';
 
-export const PGBOUNCER = '/usr/sbin/pgbouncer';
+const PGBOUNCER = '/usr/sbin/pgbouncer';
 export const pgbouncerInstalled = () => existsSync(PGBOUNCER);
 
 export interface Bouncer {
