@@ -2,9 +2,8 @@
 import type { Command } from 'commander';
 import { platformConfig, processEnv, resolveAddress, type PlatformConfig } from '../lib/config.js';
 import { openDb, platformDbOptions } from '../lib/db/index.js';
-import { migrateToLatest } from '../lib/db/migrate.js';
 import type { PlatformDatabase, PlatformDb } from '../platform/database.js';
-import { PLATFORM_MIGRATIONS } from '../platform/db/platform-migrations.js';
+import { migratePlatform } from '../platform/db/migrate-platform.js';
 import { ApiError } from '../lib/errors.js';
 import { serveUntilSignalled } from '../lib/process/serve-until-signalled.js';
 import { startPlatform } from '../platform/server.js';
@@ -79,7 +78,7 @@ export function registerPlatformCommands(program: Command): void {
       const config = platformConfig(opts);
       const db = openDb<PlatformDatabase>(platformDbOptions(config));
       try {
-        const applied = await migrateToLatest(db, PLATFORM_MIGRATIONS);
+        const applied = await migratePlatform(config, db);
         process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
       } finally {
         await db.close();
@@ -159,7 +158,7 @@ export function registerPlatformCommands(program: Command): void {
 async function withMigratedDb(config: PlatformConfig, run: (db: PlatformDb) => Promise<void>): Promise<void> {
   const db = openDb<PlatformDatabase>(platformDbOptions(config));
   try {
-    await migrateToLatest(db, PLATFORM_MIGRATIONS);
+    await migratePlatform(config, db);
     await run(db);
   } finally {
     await db.close();

@@ -4,10 +4,9 @@ import { platformConfig, processEnv, resolveAddress, type Env, type PlatformConf
 import { loggerOptions } from '../lib/logger.js';
 import type { Endpoint } from '../lib/net/outbound-guard.js';
 import { openDb, platformDbOptions } from '../lib/db/index.js';
-import { migrateToLatest } from '../lib/db/migrate.js';
 import { withDatabaseWait } from '../lib/db/wait-for-database.js';
 import type { PlatformDatabase, PlatformDb } from './database.js';
-import { PLATFORM_MIGRATIONS } from './db/platform-migrations.js';
+import { migratePlatform } from './db/migrate-platform.js';
 import { buildPlatformApp } from './app.js';
 
 export interface RunningPlatform {
@@ -27,7 +26,7 @@ export async function startPlatform(flags: ServeFlags, env: Env = processEnv(), 
   const base = platformConfig(flags, env, address);
   const config: PlatformConfig = { ...base, outbound: { ...base.outbound, own: [...base.outbound.own, ...companions] } };
   const db = openDb<PlatformDatabase>(platformDbOptions(config));
-  await withDatabaseWait(() => migrateToLatest(db, PLATFORM_MIGRATIONS), {
+  await withDatabaseWait(() => migratePlatform(config, db), {
     waitSeconds: config.db.startWaitSeconds,
     log: (message) => process.stderr.write(`overlook: ${message}\n`),
   });

@@ -17,6 +17,8 @@ export interface TestNode {
 export interface PeerOptions {
   /** Connect here instead of `tp`'s database URL (e.g. with an application_name, or where nothing answers). */
   databaseUrl?: string;
+  /** The node's `application_name` (its LISTEN sessions add `-listen`), to find its sessions in pg_stat_activity. */
+  applicationName?: string;
   /** Hears the failures of the node's pooled connections. */
   onConnectionError?: (err: Error) => void;
   /** Settings of this node that differ from `tp`'s (e.g. `mediaJobs: false`: it renders nothing). */
@@ -28,7 +30,7 @@ export async function buildPeerNode(tp: TestPlatform, opts: PeerOptions = {}): P
   const { pgSchema } = tp.t;
   const databaseUrl = opts.databaseUrl ?? tp.t.databaseUrl;
   if (!tp.t.databaseUrl || !databaseUrl) throw new Error('a second node needs PostgreSQL');
-  const db = openDb<PlatformDatabase>({ databaseUrl, pgSchema, poolSize: 4, onConnectionError: opts.onConnectionError });
+  const db = openDb<PlatformDatabase>({ databaseUrl, pgSchema, poolSize: 4, applicationName: opts.applicationName, onConnectionError: opts.onConnectionError });
   const first = servicesOf(tp.app);
   const app = await buildPlatformApp({ config: { ...first.config, ...opts.config }, db, logger: false });
   await app.ready();

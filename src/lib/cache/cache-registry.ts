@@ -32,7 +32,8 @@ export interface Cache<K, V> {
 
 /** `local`: forgotten by this process's own writer; `peer`: relayed from another node (not to be relayed again). */
 export type ForgetOrigin = 'local' | 'peer';
-export type ForgetListener = (facts: readonly CacheFact[], origin: ForgetOrigin) => void;
+/** Hears a forget; a promise it returns (e.g. telling other nodes) is waited for by `forget`'s caller. */
+export type ForgetListener = (facts: readonly CacheFact[], origin: ForgetOrigin) => void | Promise<void>;
 
 export interface CacheDescription {
   name: string;
@@ -180,19 +181,25 @@ export class CacheRegistry {
 
   /**
    * The one way a cached fact is dropped: every entry, in every cache, tagged with any of `facts`.
-   * Called where the change is made, after it is written. Listeners hear it afterwards.
+   * Called where the change is made, after it is written. The entries are gone when this returns;
+   * the promise settles once every listener has (the other nodes have been told: docs/deploy.md,
+   * Cache invalidation across nodes), so a change awaits it before answering. It never rejects.
    */
-  forget(facts: readonly CacheFact[], origin: ForgetOrigin = 'local'): void {
-    if (facts.length === 0) return;
+  forget(facts: readonly CacheFact[], origin: ForgetOrigin = 'local'): Promise<void> {
+    if (facts.length === 0) return Promise.resolve();
     const keys = facts.map(factKey);
     for (const cache of this.caches.values()) cache.drop(keys);
+    const onError = this.opts.onListenerError ?? ((e: unknown) => process.emitWarning(e as Error));
+    const pending: Promise<void>[] = [];
     for (const listener of this.listeners) {
       try {
-        listener(facts, origin);
+        const told = listener(facts, origin);
+        if (told) pending.push(told.catch(onError));
       } catch (err) {
-        (this.opts.onListenerError ?? ((e) => process.emitWarning(e as Error)))(err);
+        onError(err);
       }
     }
+    return pending.length === 0 ? Promise.resolve() : Promise.all(pending).then(() => {});
   }
 
   /** Drops every entry of every cache (e.g. after losing the connection other nodes' forgets come by). */
@@ -200,7 +207,7 @@ export class CacheRegistry {
     for (const cache of this.caches.values()) cache.dropAll();
   }
 
-  /** Hears every `forget` (not `forgetAll`), e.g. to pass it on to other nodes; returns the unsubscribe. */
+  /** Hears every `forget` (not `forgetAll`), e.g. to pass it on to other nodes (returning when done); returns the unsubscribe. */
   onForget(listener: ForgetListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

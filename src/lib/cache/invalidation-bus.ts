@@ -1,7 +1,8 @@
 // Passes every local forget to the other nodes sharing a PostgreSQL database, and applies theirs here
 // (docs/deploy.md, Cache invalidation across nodes). One session of its own per node LISTENs on a
 // channel (a pool's connections come and go; LISTEN lives as long as its session); forgets are sent
-// with pg_notify through the caller's `publish` (the pool the change was written with). A node ignores
+// with pg_notify through the caller's `publish` (the pool the change was written with), and the forget
+// resolves once the database has answered, so a change is published before its response. A node ignores
 // its own messages and never relays a peer's. When the listening session is lost, forgets may have
 // been missed: it reconnects with back-off and, once listening again, forgets everything.
 import { createHash, randomUUID } from 'node:crypto';
@@ -101,9 +102,7 @@ export class InvalidationBus {
 
   constructor(private readonly opts: InvalidationBusOptions) {
     this.delay = this.retryRange.min;
-    this.unsubscribe = opts.registry.onForget((facts, origin) => {
-      if (origin === 'local') this.send(facts);
-    });
+    this.unsubscribe = opts.registry.onForget((facts, origin) => (origin === 'local' ? this.send(facts) : undefined));
   }
 
   private get retryRange() {
@@ -124,14 +123,19 @@ export class InvalidationBus {
     await client?.end().catch(() => {});
   }
 
-  private send(facts: readonly CacheFact[]): void {
+  /**
+   * Sends the facts and resolves once the database has taken every message (pg_notify answered: it is
+   * delivered to the listeners as it commits), so the change's response leaves after its peers were told.
+   */
+  private async send(facts: readonly CacheFact[]): Promise<void> {
     if (this.closed) return;
-    for (const payload of encodeForgets(this.nodeId, facts)) {
+    const sent = encodeForgets(this.nodeId, facts).map((payload) =>
       this.opts.publish(this.opts.channel, payload).catch((err) => {
         // Peers keep what they cached until its staleness bound (docs/deploy.md).
         this.opts.log.warn({ err, facts: facts.length }, 'cache invalidation could not be sent to other nodes');
-      });
-    }
+      }),
+    );
+    await Promise.all(sent);
   }
 
   private async connect(): Promise<void> {
@@ -162,7 +166,7 @@ export class InvalidationBus {
       if (n.channel !== this.opts.channel || !n.payload) return;
       const msg = decodeForgets(n.payload);
       if (!msg || msg.node === this.nodeId || msg.facts.length === 0) return;
-      this.opts.registry.forget(msg.facts, 'peer');
+      void this.opts.registry.forget(msg.facts, 'peer');
     });
     try {
       await client.connect();

@@ -121,6 +121,14 @@ const Platform = {
       defaultText: 'DATABASE_URL',
     }),
   ),
+  OVERLOOK_DB_MIGRATIONS_URL: Type.Optional(
+    nonEmpty(
+      'PostgreSQL: connection string migrations run on (at start and `overlook migrate`), direct or through a session-mode pooler (docs/deploy.md, Connections)',
+      {
+        defaultText: 'DATABASE_URL',
+      },
+    ),
+  ),
   OVERLOOK_DB_APPLICATION_NAME: nonEmpty("PostgreSQL: `application_name` of the pool's connections; the listener adds `-listen`", { default: 'overlook' }),
   OVERLOOK_DB_START_WAIT_SECONDS: Type.Number({
     minimum: 0,

@@ -23,7 +23,7 @@ export interface PlatformConfig {
   /** PostgreSQL connection string; unset means embedded SQLite in the data dir. */
   databaseUrl?: string;
   /** PostgreSQL sizing and start-up (docs/deploy.md, Connections). */
-  db: { poolSize: number; listenUrl?: string; applicationName: string; startWaitSeconds: number };
+  db: { poolSize: number; listenUrl?: string; migrationsUrl?: string; applicationName: string; startWaitSeconds: number };
   /** Lifetime of a sign-in (JWT and its session), in days. */
   sessionDays: number;
   /** Largest accepted request body, in bytes. */
@@ -130,6 +130,7 @@ export function platformConfig(flags: { dataDir?: string } = {}, env: Env = proc
     db: {
       poolSize: e.OVERLOOK_DB_POOL_SIZE,
       listenUrl: e.OVERLOOK_DB_LISTEN_URL,
+      migrationsUrl: e.OVERLOOK_DB_MIGRATIONS_URL,
       applicationName: e.OVERLOOK_DB_APPLICATION_NAME,
       startWaitSeconds: e.OVERLOOK_DB_START_WAIT_SECONDS,
     },

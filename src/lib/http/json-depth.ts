@@ -38,6 +38,7 @@ export function installJsonDepthLimit(app: FastifyInstance, maxDepth = MAX_JSON_
       );
       return;
     }
-    parse(req, body as string, done);
+    // Fastify's default parser answers through `done`; its type also allows a promise-returning parser.
+    void parse(req, body as string, done);
   });
 }

@@ -54,7 +54,7 @@ export class AdminService {
     const sessions = await this.sessions.revokeAllOf(id);
     const impersonations = await this.sessions.revokeOpenedBy(id);
     const grants = await this.oauth.revokeGrantsOf(id);
-    this.caches.forget([
+    await this.caches.forget([
       { kind: 'user', id },
       { kind: 'user-keys', id },
     ]);
@@ -112,7 +112,7 @@ export class AdminService {
     await users.updateUser(this.db, id, { disabled_at: disabled ? now : null, updated_at: now });
     // Ended for good, so enabling the account later does not revive old sign-ins.
     const ended = disabled ? await this.endCredentialsOf(id) : null;
-    this.caches.forget([
+    await this.caches.forget([
       { kind: 'user', id },
       { kind: 'user-keys', id },
     ]);
@@ -148,7 +148,7 @@ export class AdminService {
       updated_at: new Date().toISOString(),
     });
     // Live sessions carry the admin flag: drop them from the cache so the next request sees the change.
-    this.caches.forget([{ kind: 'user', id }]);
+    await this.caches.forget([{ kind: 'user', id }]);
     if (toBool(user.is_admin) !== isAdmin) {
       // Whatever was signed in with administration rights ends with them.
       const ended = isAdmin ? null : await this.endCredentialsOf(id);
@@ -285,7 +285,7 @@ export class AdminService {
         details: { name: row.name, hint: row.key_hint },
       });
     }
-    this.caches.forget([{ kind: 'key', id }]);
+    await this.caches.forget([{ kind: 'key', id }]);
     return this.keyById(id);
   }
 
@@ -299,7 +299,7 @@ export class AdminService {
   async revokeAllKeys(ctx: AuditContext, userId: string) {
     const user = await this.mustUser(userId);
     const revoked = await revokeKeysOf(this.db, userId, new Date().toISOString());
-    this.caches.forget([{ kind: 'user-keys', id: userId }]);
+    await this.caches.forget([{ kind: 'user-keys', id: userId }]);
     await this.audit.record(ctx, {
       action: 'admin.api_keys_revoked_all',
       subjectUserId: userId,

@@ -179,7 +179,7 @@ export class ApiKeysService {
     if (input.scopes !== undefined) set.scopes = JSON.stringify(this.checkScopes(input.scopes));
     const projectIds = input.projects !== undefined ? await this.checkProjects(userId, input.projects) : undefined;
     await repo.updateKey(this.db, id, set, projectIds);
-    this.caches.forget([{ kind: 'key', id }]);
+    await this.caches.forget([{ kind: 'key', id }]);
     await this.audited(
       ctx,
       userId,
@@ -195,7 +195,7 @@ export class ApiKeysService {
     ApiKeysService.refuseDead(row, 'regenerated');
     const value = generateApiKey();
     await repo.updateKey(this.db, id, { key_hash: hashApiKey(value), key_hint: keyHint(value), updated_at: new Date().toISOString() });
-    this.caches.forget([{ kind: 'key', id }]);
+    await this.caches.forget([{ kind: 'key', id }]);
     await this.audited(ctx, userId, 'regenerated', row);
     return { ...(await this.get(userId, id)), key: value };
   }
@@ -207,14 +207,14 @@ export class ApiKeysService {
       await repo.updateKey(this.db, id, { revoked_at: now, updated_at: now });
       await this.audited(ctx, userId, 'revoked', row);
     }
-    this.caches.forget([{ kind: 'key', id }]);
+    await this.caches.forget([{ kind: 'key', id }]);
     return this.get(userId, id);
   }
 
   async remove(userId: string, id: string, ctx?: AuditContext): Promise<void> {
     const row = await this.mustFind(userId, id);
     await repo.deleteKeyRow(this.db, id);
-    this.caches.forget([{ kind: 'key', id }]);
+    await this.caches.forget([{ kind: 'key', id }]);
     await this.audited(ctx, userId, 'deleted', row);
   }
 }

@@ -75,7 +75,7 @@ export class LeakReports {
       }
       return keys;
     });
-    if (revoked.length) this.caches.forget(revoked.map((k) => ({ kind: 'key' as const, id: k.id })));
+    if (revoked.length) await this.caches.forget(revoked.map((k) => ({ kind: 'key' as const, id: k.id })));
     // After the answer: the reporter must not learn from the time taken whether anything was revoked.
     setImmediate(() => void this.tell(revoked, at, ctx));
     return values.length;

@@ -157,14 +157,14 @@ export class SessionStore {
   /** Ends a session; returns false when it was not the user's or had already ended. */
   async revoke(sessionId: string, userId: string): Promise<boolean> {
     const ended = await repo.revokeSession(this.db, sessionId, userId, new Date().toISOString());
-    this.caches.forget([{ kind: 'session', id: sessionId }]);
+    await this.caches.forget([{ kind: 'session', id: sessionId }]);
     return ended > 0;
   }
 
   /** Ends every live session of a user (admin reset, disabled account); returns how many ended. */
   async revokeAllOf(userId: string): Promise<number> {
     const ended = await repo.revokeSessionsOf(this.db, userId, new Date().toISOString());
-    this.caches.forget([{ kind: 'user', id: userId }]);
+    await this.caches.forget([{ kind: 'user', id: userId }]);
     return ended;
   }
 
@@ -172,7 +172,7 @@ export class SessionStore {
   async revokeOpenedBy(adminId: string): Promise<number> {
     const ended = await repo.revokeImpersonationsBy(this.db, adminId, new Date().toISOString());
     // Impersonations are cached under their admin too (see the facts above).
-    this.caches.forget([{ kind: 'user', id: adminId }]);
+    await this.caches.forget([{ kind: 'user', id: adminId }]);
     return ended;
   }
 
@@ -189,7 +189,7 @@ export class SessionStore {
   /** Ends one session whoever it belongs to (an admin ending an impersonation). */
   async revokeById(sessionId: string): Promise<boolean> {
     const ended = await repo.revokeSessionById(this.db, sessionId, new Date().toISOString());
-    this.caches.forget([{ kind: 'session', id: sessionId }]);
+    await this.caches.forget([{ kind: 'session', id: sessionId }]);
     return ended > 0;
   }
 

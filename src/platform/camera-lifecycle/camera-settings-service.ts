@@ -120,7 +120,7 @@ export class CameraSettingsService {
   ): Promise<CameraSettings> {
     const row = await this.cameras.row(exid);
     await cameraRepo.updateCamera(this.db, row.id, { ...set, updated_at: new Date().toISOString() });
-    this.caches.forget([{ kind: 'camera', id: exid }]);
+    await this.caches.forget([{ kind: 'camera', id: exid }]);
     await this.record(actor, `camera.${what}`, { type: 'camera', id: exid }, { project_exid: row.project_exid, ...details });
     return this.get(exid);
   }
@@ -196,7 +196,7 @@ export class CameraSettingsService {
       throw new ApiError('CONFLICT', 'A linked camera is reached through its site recorder and has no connection of its own (docs/site-link.md)');
     const details = await this.resolveConnection(exid, input);
     await this.teardown.stop(exid);
-    this.caches.forget([{ kind: 'camera-stream', id: exid }]);
+    await this.caches.forget([{ kind: 'camera-stream', id: exid }]);
     const clean = JSON.parse(JSON.stringify(details)) as ConnectionDetails;
     return this.change(actor, exid, { connection: JSON.stringify(clean), kind: 'ip', status: 'waiting' }, 'connection_changed', {
       from_kind: row.kind,
@@ -235,10 +235,10 @@ export class CameraSettingsService {
     const row = await this.cameras.row(exid);
     await this.hooks.beforeCameraDelete({ id: row.id, exid: row.exid, projectId: row.project_id });
     await this.teardown.stop(exid);
-    this.caches.forget([{ kind: 'camera-stream', id: exid }]);
+    await this.caches.forget([{ kind: 'camera-stream', id: exid }]);
     await cameraRepo.deleteCamera(this.db, row.id);
     // Its recorded frames' rows go by cascade, those a capture added after the deletion hooks too.
-    this.caches.forget([
+    await this.caches.forget([
       { kind: 'camera', id: exid },
       { kind: 'camera-snapshots', id: row.id },
     ]);

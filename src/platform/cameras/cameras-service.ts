@@ -135,7 +135,7 @@ export class CamerasService {
       updated_at: now,
     });
     // Nothing should be cached of a new exid (a deleted camera's may come again): forgotten on every node to be sure.
-    this.caches.forget(cameraFacts(exid));
+    await this.caches.forget(cameraFacts(exid));
     void authorId;
     return this.get(exid);
   }
@@ -202,7 +202,7 @@ export class CamerasService {
         });
     });
     if (result.battery) await recordReading(this.db, row.id, new Date(result.checked_at), result.battery.voltage, result.battery.percentage);
-    this.caches.forget(cameraFacts(exid));
+    await this.caches.forget(cameraFacts(exid));
     this.health.set(exid, result);
     return result;
   }
@@ -233,7 +233,7 @@ export class CamerasService {
         },
       });
     });
-    this.caches.forget(cameraFacts(exid));
+    await this.caches.forget(cameraFacts(exid));
     return row.status;
   }
 
@@ -242,7 +242,7 @@ export class CamerasService {
     const row = await repo.cameraByExid(this.db, exid);
     if (row?.kind !== 'linked' || row.name === name) return;
     await repo.updateCamera(this.db, row.id, { name, updated_at: new Date().toISOString() });
-    this.caches.forget(cameraAndProjectFacts(exid, row));
+    await this.caches.forget(cameraAndProjectFacts(exid, row));
   }
 
   async lastPublicNote(exid: string) {
@@ -283,6 +283,6 @@ export class CamerasService {
     const row = await this.row(exid);
     if (row.kind !== 'simulated') throw new ApiError('BAD_REQUEST', 'Only the simulated camera keeps its state here');
     await repo.updateCamera(this.db, row.id, { sim_state: JSON.stringify(state), updated_at: new Date().toISOString() });
-    this.caches.forget(cameraFacts(exid));
+    await this.caches.forget(cameraFacts(exid));
   }
 }

@@ -236,7 +236,7 @@ export class InvitationsService {
       return granted;
     });
     if (!role) throw new ApiError('NOT_FOUND', WITHDRAWN.replace(/^t/, 'T'));
-    this.caches.forget([{ kind: 'user-roles', id: userId }]);
+    await this.caches.forget([{ kind: 'user-roles', id: userId }]);
     const exid = (await this.projects.namesOf([row.project_id])).get(row.project_id)?.exid;
     if (!exid) throw NOT_FOUND();
     await this.audit.record(ctx, {

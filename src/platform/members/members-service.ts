@@ -124,7 +124,7 @@ export class MembersService {
       });
     });
     await this.invitations.settled(project, email);
-    this.caches.forget([{ kind: 'user-roles', id: user.id }]);
+    await this.caches.forget([{ kind: 'user-roles', id: user.id }]);
     await this.audited(actor, 'added', project, user.id, { email: user.email, role });
     const projectName = (await this.projects.namesOf([project.id])).get(project.id)?.name ?? project.exid;
     const adder = await this.nameOf(actor.userId);
@@ -147,7 +147,7 @@ export class MembersService {
       // Demoted below admin, their pending invitations go with the right to make them.
       return this.invitations.withdrawBeyond(tx, project.id, userId, role);
     });
-    this.caches.forget([{ kind: 'user-roles', id: userId }]);
+    await this.caches.forget([{ kind: 'user-roles', id: userId }]);
     await this.withdrawn(actor, project, withdrawn);
     if (role !== target.role) {
       await this.audited(actor, 'role_changed', project, userId, { email: target.email, from: target.role, to: role });
@@ -181,7 +181,7 @@ export class MembersService {
       });
       return this.invitations.withdrawBeyond(tx, project.id, userId, null);
     });
-    this.caches.forget([
+    await this.caches.forget([
       { kind: 'user-roles', id: userId },
       { kind: 'user-keys', id: userId },
     ]);

@@ -69,7 +69,7 @@ export class PictureFaultEvents {
   async announce(cameraId: string, news: readonly CheckChange[]): Promise<void> {
     const camera = await this.camera(this.deps.db, cameraId);
     if (!camera) return;
-    this.deps.caches.forget([{ kind: 'camera', id: camera.exid }]);
+    await this.deps.caches.forget([{ kind: 'camera', id: camera.exid }]);
     if (news.length === 0) return;
     const members = await membersOf(this.deps.db, camera.projectId);
     for (const c of news) {

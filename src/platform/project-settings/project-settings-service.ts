@@ -65,7 +65,7 @@ export class ProjectSettingsService {
     if (!before) throw new ApiError('NOT_FOUND', 'Project not found');
     await updateProject(this.db, project.id, set);
     // Camera records show the project's name: drop them here and on every other node.
-    this.caches.forget([{ kind: 'project-details', id: project.exid }]);
+    await this.caches.forget([{ kind: 'project-details', id: project.exid }]);
     const changed = Object.fromEntries(
       (['name', 'status', 'timezone'] as const).filter((k) => set[k] !== undefined && set[k] !== before[k]).map((k) => [k, { from: before[k], to: set[k] }]),
     );
@@ -89,9 +89,9 @@ export class ProjectSettingsService {
       cameras: cameras.map((c) => ({ id: c.id, exid: c.exid, projectId: project.id })),
     });
     for (const c of cameras) await this.teardown.stop(c.exid);
-    this.caches.forget(cameras.map((c): CacheFact => ({ kind: 'camera-stream', id: c.exid })));
+    await this.caches.forget(cameras.map((c): CacheFact => ({ kind: 'camera-stream', id: c.exid })));
     await deleteProject(this.db, project.id);
-    this.caches.forget([
+    await this.caches.forget([
       ...cameras.flatMap((c): CacheFact[] => [
         { kind: 'camera', id: c.exid },
         // The cameras' recorded frames' rows go by cascade.

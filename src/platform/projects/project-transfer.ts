@@ -34,7 +34,7 @@ export async function transferProject(
   const previous = await ownerOf(db, project.id);
   await moveOwnership(db, project.id, previous, person.id);
   const people = previous ? [person.id, previous] : [person.id];
-  deps.caches.forget(
+  await deps.caches.forget(
     people.flatMap((id): CacheFact[] => [
       { kind: 'user-roles', id },
       { kind: 'user-keys', id },

@@ -37,7 +37,7 @@ export class ProjectsService {
     for (let i = 0; i < 5 && (await repo.exidTaken(this.db, exid)); i++) exid = makeExid(name);
     const id = newId();
     await repo.insertProject(this.db, { id, exid, name, status: input.status ?? 'In Progress', timezone, ownerId, now: new Date().toISOString() });
-    this.caches.forget([{ kind: 'user-roles', id: ownerId }]);
+    await this.caches.forget([{ kind: 'user-roles', id: ownerId }]);
     return this.get(id, 'owner');
   }
 

@@ -101,7 +101,7 @@ export class LinkHub {
     this.held.set(row.id, held);
     await repo.holdLink(db, row.id, { connection_id: connectionId, node_id: node.nodeId, node_url: node.url(), last_seen_at: new Date().toISOString() });
     // A connection of this link on another node is replaced by this one.
-    this.deps.caches.forget([linkFact(row.id)]);
+    await this.deps.caches.forget([linkFact(row.id)]);
     held.session.send({ type: 'welcome', link_id: row.id, project_exid: project.exid });
     for (const d of await this.deps.linkedCameras.devicesOf(row.id)) if (d.state !== 'gone') held.devices.set(d.deviceId, d);
     await this.sendSchedules(held);

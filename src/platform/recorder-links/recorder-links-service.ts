@@ -140,7 +140,7 @@ export class RecorderLinksService {
       return; // revoked already: the same outcome
     }
     // Every node hears it; the one holding the connection closes it (docs/site-link.md, Revoking).
-    this.caches.forget([linkFact(id)]);
+    await this.caches.forget([linkFact(id)]);
   }
 
   /** Exchanges a pairing code for the link's credential; wrong codes are counted per address. */

@@ -95,7 +95,7 @@ export class SnapshotIndex {
       await this.removeRows(cameraId, takenAts);
     } finally {
       // Also after a failure: the commit may have happened all the same.
-      this.caches.forget([cameraSnapshotsFact(cameraId)]);
+      await this.caches.forget([cameraSnapshotsFact(cameraId)]);
     }
   }
 

@@ -3,18 +3,22 @@
 //
 // - A lease is a row per unit of work (`camera:<id>`, `retention`, `media:<id>`…) naming the node that
 //   holds it and when it expires. `acquire` takes it with one conditional upsert: only when it is free,
-//   expired or already this node's. Timestamps are the nodes' own clocks, so keep them in sync (NTP).
+//   expired or already this node's. Expiry is stamped and compared with the database's clock, in the
+//   statements themselves, so a node whose clock is off neither steals a live lease nor loses its own.
+// - Expired rows of dead nodes are swept: at most once per lease term, each node deletes the rows that
+//   expired over a lease term ago.
 // - This node's id is random per process start. A heartbeat (every lease/3, 10 s for the default 30 s)
 //   renews every lease the node holds; a lease another node took meanwhile is dropped and the `onLost`
 //   listeners are told. `stop` (clean shutdown) releases them all; a killed node's leases expire and
 //   other nodes take them on their next look.
 // - `holds(name)` answers from memory whether the lease is still surely ours: its last renewal is less
 //   than lease − lease/3 old. After a pause (a stalled process, a lost database) it answers false until
-//   the lease is taken again, so work does not resume on a lease another node may now hold.
+//   the lease is taken again, so work does not resume on a lease another node may now hold. That is a
+//   span on this node's own clock, which an offset from the database's does not change.
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PlatformDb } from '../database.js';
-import { leaseHolder, liveLeases, releaseLeases, renewLeases, takeLease } from './work-repository.js';
+import { leaseHolder, liveLeases, releaseLeases, renewLeases, sweepExpiredLeases, takeLease } from './work-repository.js';
 
 export interface WorkLeasesOptions {
   /** How long a lease lasts without renewal (default 30 s): a dead node's work is taken over after at most this long. */
@@ -22,6 +26,8 @@ export interface WorkLeasesOptions {
   log?: FastifyBaseLogger;
   /** Where the other nodes reach this one (OVERLOOK_NODE_URL), recorded with each lease it takes; null while it does not listen. */
   address?: () => string | null;
+  /** This node's clock, for its own spans only (how long a lease is surely held); tests skew it. */
+  now?: () => number;
 }
 
 /** The node holding a lease and where it can be reached (null: it does not listen). */
@@ -29,8 +35,6 @@ export interface LeaseHolder {
   nodeId: string;
   url: string | null;
 }
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export class WorkLeases {
   /** This process's node id (random per start). */
@@ -44,6 +48,9 @@ export class WorkLeases {
   private timer: NodeJS.Timeout | null = null;
   private renewing: Promise<void> | null = null;
   private halted = false;
+  /** When (this node's clock) the last sweep of expired rows ran. */
+  private sweptAt = Number.NEGATIVE_INFINITY;
+  private readonly now: () => number;
 
   constructor(
     private readonly db: PlatformDb,
@@ -51,6 +58,7 @@ export class WorkLeases {
   ) {
     this.leaseMs = Math.max(30, Math.round(opts.leaseMs ?? 30_000));
     this.renewMs = Math.max(10, Math.floor(this.leaseMs / 3));
+    this.now = opts.now ?? Date.now;
   }
 
   /** Where the other nodes reach this one (recorded with its leases); null while it does not listen. */
@@ -88,7 +96,7 @@ export class WorkLeases {
   /** Whether this node surely holds `name` now (from memory; see the top of this file). */
   holds(name: string): boolean {
     const until = this.held.get(name);
-    return until !== undefined && Date.now() < until;
+    return until !== undefined && this.now() < until;
   }
 
   /** The leases this node holds (surely or not) whose name starts with `prefix`. */
@@ -99,8 +107,8 @@ export class WorkLeases {
   /** Takes or keeps `name` when it is free, expired or already ours; true when this node now holds it. */
   async acquire(name: string): Promise<boolean> {
     if (this.halted) return false;
-    const sent = Date.now();
-    const ok = await takeLease(this.db, name, this.nodeId, this.opts.address?.() ?? null, iso(sent), iso(sent + this.leaseMs));
+    const sent = this.now();
+    const ok = await takeLease(this.db, name, this.nodeId, this.opts.address?.() ?? null, this.leaseMs);
     if (ok && !this.halted) this.held.set(name, sent + this.leaseMs - this.renewMs);
     else this.held.delete(name);
     return ok && !this.halted;
@@ -115,12 +123,12 @@ export class WorkLeases {
 
   /** Every node's unexpired leases whose name starts with `prefix` (no `%` or `_` in it), name → holder. */
   live(prefix: string): Promise<Map<string, string>> {
-    return liveLeases(this.db, prefix, iso(Date.now()));
+    return liveLeases(this.db, prefix);
   }
 
   /** Which node holds `name` now (unexpired) and its address; null when nobody does. */
   async holder(name: string): Promise<LeaseHolder | null> {
-    const row = await leaseHolder(this.db, name, iso(Date.now()));
+    const row = await leaseHolder(this.db, name);
     return row ? { nodeId: row.holder, url: row.holderUrl } : null;
   }
 
@@ -135,16 +143,17 @@ export class WorkLeases {
     this.timer = null;
   }
 
-  /** One heartbeat: extends every held lease; the ones no longer ours are dropped and reported. */
+  /** One heartbeat: extends every held lease (the ones no longer ours are dropped and reported), and sweeps. */
   private renew(): Promise<void> {
     if (this.renewing) return this.renewing;
     this.renewing = (async () => {
+      await this.sweep();
       const names = [...this.held.keys()];
       if (names.length === 0 || this.halted) return;
-      const sent = Date.now();
+      const sent = this.now();
       let kept: Set<string>;
       try {
-        kept = new Set(await renewLeases(this.db, this.nodeId, names, iso(sent + this.leaseMs)));
+        kept = new Set(await renewLeases(this.db, this.nodeId, names, this.leaseMs));
       } catch (err) {
         this.opts.log?.warn({ err }, 'background work: leases not renewed; work pauses when they run out');
         return;
@@ -163,5 +172,17 @@ export class WorkLeases {
       this.renewing = null;
     });
     return this.renewing;
+  }
+
+  /** At most once per lease term: deletes the rows that expired over a lease term ago (dead nodes' leases). */
+  private async sweep(): Promise<void> {
+    if (this.halted || this.now() - this.sweptAt < this.leaseMs) return;
+    this.sweptAt = this.now();
+    try {
+      const swept = await sweepExpiredLeases(this.db, this.leaseMs);
+      if (swept > 0) this.opts.log?.info({ swept }, 'background work: expired leases of stopped nodes deleted');
+    } catch (err) {
+      this.opts.log?.warn({ err }, 'background work: expired leases not swept; the next heartbeat tries again');
+    }
   }
 }

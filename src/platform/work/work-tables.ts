@@ -7,7 +7,7 @@ const workLeases = table({
   name: text(),
   /** The node holding it (a random id per process start). */
   holder: text(),
-  /** ISO-8601 UTC, by the holder's clock: after it, any node may take the lease. */
+  /** ISO-8601 UTC, by the database's clock: after it, any node may take the lease; a lease term later it is swept. */
   expires_at: timestamp(),
   /** Where the holder can be reached by the other nodes (its OVERLOOK_NODE_URL), null when it does not listen. */
   holder_url: nullable(text()),

@@ -77,6 +77,6 @@ export class AccessTokens {
 
   async revoke(tokenId: string): Promise<void> {
     await this.db.kysely.updateTable('access_tokens').set({ revoked_at: new Date().toISOString() }).where('id', '=', tokenId).execute();
-    this.caches.forget([{ kind: 'recorder-token', id: tokenId }]);
+    await this.caches.forget([{ kind: 'recorder-token', id: tokenId }]);
   }
 }

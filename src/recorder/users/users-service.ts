@@ -104,7 +104,7 @@ export class RecorderUsers {
           .where('user_id', '=', id)
           .where('revoked_at', 'is', null)
           .execute();
-      this.caches.forget([{ kind: 'recorder-user', id }]);
+      await this.caches.forget([{ kind: 'recorder-user', id }]);
     }
     return this.get(id);
   }
@@ -115,7 +115,7 @@ export class RecorderUsers {
     if (user.role === 'admin' && (await this.adminCount()) <= 1) throw new ApiError('CONFLICT', 'The last admin cannot be deleted');
     await this.db.kysely.deleteFrom('access_tokens').where('user_id', '=', id).execute();
     await this.db.kysely.deleteFrom('users').where('id', '=', id).execute();
-    this.caches.forget([{ kind: 'recorder-user', id }]);
+    await this.caches.forget([{ kind: 'recorder-user', id }]);
   }
 
   private async adminCount(): Promise<number> {

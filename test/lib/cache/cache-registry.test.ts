@@ -11,7 +11,7 @@ function clocked() {
 }
 
 describe('CacheRegistry', () => {
-  it('registers each cache under a unique name and checks its bounds', () => {
+  it('registers each cache under a unique name and checks its bounds', async () => {
     const registry = new CacheRegistry();
     registry.create<string, number>('a', { max: 2 });
     expect(() => registry.create<string, number>('a', { max: 2 })).toThrow(/registered already/);
@@ -20,7 +20,7 @@ describe('CacheRegistry', () => {
     expect(registry.describe()).toEqual([{ name: 'a', max: 2, ttlMs: null, size: 0 }]);
   });
 
-  it('keeps at most max entries, the least recently used leaving first', () => {
+  it('keeps at most max entries, the least recently used leaving first', async () => {
     const cache = new CacheRegistry().create<string, number>('bounded', { max: 2 });
     cache.set('a', 1);
     cache.set('b', 2);
@@ -30,7 +30,7 @@ describe('CacheRegistry', () => {
     expect([cache.get('a'), cache.get('c'), cache.size]).toEqual([1, 3, 2]);
   });
 
-  it('drops entries past their staleness bound, and a shorter per-entry ttl never outlives it', () => {
+  it('drops entries past their staleness bound, and a shorter per-entry ttl never outlives it', async () => {
     const { registry, tick } = clocked();
     const cache = registry.create<string, string>('ttl', { max: 10, ttlMs: 1000 });
     cache.set('long', 'x');
@@ -42,7 +42,7 @@ describe('CacheRegistry', () => {
     expect([cache.get('long'), cache.get('capped')]).toEqual([undefined, undefined]);
   });
 
-  it('forgets a fact in every cache whose entries it tags, and nothing else', () => {
+  it('forgets a fact in every cache whose entries it tags, and nothing else', async () => {
     const registry = new CacheRegistry();
     const sessions = registry.create<string, { userId: string }>('sessions', { max: 10, facts: (_sid, s) => [user(s.userId)] });
     const keys = registry.create<string, { id: string; userId: string }>('keys', { max: 10, facts: (_h, k) => [key(k.id), user(k.userId)] });
@@ -53,25 +53,25 @@ describe('CacheRegistry', () => {
     keys.set('h2', { id: 'k2', userId: 'u2' });
     untagged.set('x', 'u1');
 
-    registry.forget([user('u1')]);
+    await registry.forget([user('u1')]);
     expect([sessions.has('s1'), sessions.has('s2'), keys.has('h1'), keys.has('h2'), untagged.has('x')]).toEqual([false, true, false, true, true]);
 
-    registry.forget([key('k2')]);
+    await registry.forget([key('k2')]);
     expect([sessions.has('s2'), keys.has('h2')]).toEqual([true, false]);
   });
 
-  it('tags a replaced entry with its new facts only', () => {
+  it('tags a replaced entry with its new facts only', async () => {
     const registry = new CacheRegistry();
     const cache = registry.create<string, string>('owners', { max: 10, facts: (_k, owner) => [user(owner)] });
     cache.set('h', 'u1');
     cache.set('h', 'u2');
-    registry.forget([user('u1')]);
+    await registry.forget([user('u1')]);
     expect(cache.get('h')).toBe('u2');
-    registry.forget([user('u2')]);
+    await registry.forget([user('u2')]);
     expect(cache.has('h')).toBe(false);
   });
 
-  it('forgetAll empties every cache', () => {
+  it('forgetAll empties every cache', async () => {
     const registry = new CacheRegistry();
     const a = registry.create<string, number>('a', { max: 10, facts: () => [user('u')] });
     const b = registry.create<string, number>('b', { max: 10 });
@@ -80,27 +80,29 @@ describe('CacheRegistry', () => {
     registry.forgetAll();
     expect([a.size, b.size]).toEqual([0, 0]);
     a.set('3', 3);
-    registry.forget([user('u')]);
+    await registry.forget([user('u')]);
     expect(a.size).toBe(0);
   });
 
-  it('tells forget listeners what was forgotten and where it came from, until they unsubscribe', () => {
+  it('tells forget listeners what was forgotten and where it came from, until they unsubscribe', async () => {
     const registry = new CacheRegistry();
     const heard: unknown[] = [];
-    const stop = registry.onForget((facts, origin) => heard.push([facts, origin]));
-    registry.forget([user('u1'), key('k1')]);
-    registry.forget([user('u2')], 'peer');
-    registry.forget([]);
+    const stop = registry.onForget((facts, origin) => {
+      heard.push([facts, origin]);
+    });
+    await registry.forget([user('u1'), key('k1')]);
+    await registry.forget([user('u2')], 'peer');
+    await registry.forget([]);
     registry.forgetAll();
     stop();
-    registry.forget([user('u3')]);
+    await registry.forget([user('u3')]);
     expect(heard).toEqual([
       [[user('u1'), key('k1')], 'local'],
       [[user('u2')], 'peer'],
     ]);
   });
 
-  it('forgets even when a listener fails, and reports the failure', () => {
+  it('forgets even when a listener fails, and reports the failure', async () => {
     const onListenerError = vi.fn();
     const registry = new CacheRegistry({ onListenerError });
     const cache = registry.create<string, string>('c', { max: 10, facts: (_k, v) => [user(v)] });
@@ -110,13 +112,31 @@ describe('CacheRegistry', () => {
       throw new Error('relay down');
     });
     registry.onForget(later);
-    registry.forget([user('u1')]);
+    await registry.forget([user('u1')]);
     expect(cache.has('a')).toBe(false);
     expect(onListenerError).toHaveBeenCalledOnce();
     expect(later).toHaveBeenCalledOnce();
   });
 
-  it('keeps null values (a known absence) apart from misses', () => {
+  it('settles a forget once every listener has (the peers were told), and never rejects', async () => {
+    const onListenerError = vi.fn();
+    const registry = new CacheRegistry({ onListenerError });
+    const cache = registry.create<string, string>('c', { max: 10, facts: (_k, v) => [user(v)] });
+    cache.set('a', 'u1');
+    let told!: () => void;
+    registry.onForget(() => new Promise<void>((r) => (told = r)));
+    registry.onForget(() => Promise.reject(new Error('database down')));
+    let settled = false;
+    const forgotten = registry.forget([user('u1')]).then(() => (settled = true));
+    expect(cache.has('a')).toBe(false); // dropped here at once
+    await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(false); // still waiting for the first listener
+    told();
+    await forgotten;
+    expect(onListenerError).toHaveBeenCalledWith(expect.objectContaining({ message: 'database down' }));
+  });
+
+  it('keeps null values (a known absence) apart from misses', async () => {
     const cache = new CacheRegistry().create<string, string | null>('absences', { max: 10 });
     cache.set('gone', null);
     expect([cache.has('gone'), cache.get('gone'), cache.get('never')]).toEqual([true, null, undefined]);
@@ -158,7 +178,7 @@ describe('Cache.load', () => {
     const cache = registry.create<string, string>('racy', { max: 10, facts: (_k, v) => [user(v)] });
     let release!: () => void;
     const slow = cache.load('k', () => new Promise<string>((r) => (release = () => r('before'))));
-    registry.forget([key('anything')]);
+    await registry.forget([key('anything')]);
     const fresh = cache.load('k', async () => 'after');
     release();
     expect(await slow).toBe('before');

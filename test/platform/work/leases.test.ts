@@ -1,15 +1,17 @@
 // Leases on background work (src/platform/work/leases.ts), on SQLite and PostgreSQL: a lease is held by
 // one node at a time, the holder keeps it by its heartbeat, another node takes it once it expires or is
-// released, a halted node (as a killed one) renews and releases nothing, and a node that lost a lease
-// while it could not renew learns it at its next heartbeat.
+// released, a halted node (as a killed one) renews and releases nothing, a node that lost a lease
+// while it could not renew learns it at its next heartbeat, a node whose clock is off by an hour
+// neither steals nor loses a lease (expiry is the database's clock), and expired rows are swept.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WorkLeases } from '../../../src/platform/work/leases.js';
+import { WorkLeases, type WorkLeasesOptions } from '../../../src/platform/work/leases.js';
 import { createTestDb, type TestDb } from '../../helpers/db.js';
+import { eventually } from '../../helpers/eventually.js';
 
 let t: TestDb;
 const nodes: WorkLeases[] = [];
-const node = (leaseMs: number) => {
-  const n = new WorkLeases(t.db, { leaseMs });
+const node = (leaseMs: number, opts: WorkLeasesOptions = {}) => {
+  const n = new WorkLeases(t.db, { leaseMs, ...opts });
   nodes.push(n);
   return n;
 };
@@ -89,5 +91,41 @@ describe('work leases', () => {
     await a.stop();
     expect(await b.acquire('job:5')).toBe(true);
     expect(await b.acquire('job:6')).toBe(true);
+  });
+
+  it('a node whose clock runs an hour ahead does not steal a live lease; one an hour behind keeps its own', async () => {
+    const HOUR = 3_600_000;
+    const a = node(10_000);
+    const ahead = node(10_000, { now: () => Date.now() + HOUR });
+    const behind = node(10_000, { now: () => Date.now() - HOUR });
+    expect(await a.acquire('job:skew-1')).toBe(true);
+    expect(await ahead.acquire('job:skew-1')).toBe(false);
+    expect(await behind.acquire('job:skew-2')).toBe(true);
+    expect(behind.holds('job:skew-2')).toBe(true);
+    expect(await a.acquire('job:skew-2')).toBe(false);
+    expect(await ahead.acquire('job:skew-2')).toBe(false);
+    expect(await a.live('job:skew-')).toEqual(
+      new Map([
+        ['job:skew-1', a.nodeId],
+        ['job:skew-2', behind.nodeId],
+      ]),
+    );
+    expect(await ahead.holder('job:skew-1')).toEqual({ nodeId: a.nodeId, url: null });
+  });
+
+  it("a dead node's expired rows are swept by a live node's heartbeat, a lease term after they expired", async () => {
+    const rows = async (prefix: string) =>
+      (await t.db.kysely.selectFrom('work_leases').select('name').where('name', 'like', `${prefix}%`).execute()).map((r) => r.name).sort();
+    const dead = node(200);
+    expect(await dead.acquire('job:sweep-1')).toBe(true);
+    expect(await dead.acquire('job:sweep-2')).toBe(true);
+    dead.halt(); // killed: nothing released
+    const live = node(200);
+    expect(await live.acquire('job:sweep-mine')).toBe(true);
+    live.start();
+    // Expired after 200 ms, swept once 200 ms more have passed; the live node's own lease stays.
+    await eventually(async () => (await rows('job:sweep-')).length === 1, "the dead node's rows swept", 5000);
+    expect(await rows('job:sweep-')).toEqual(['job:sweep-mine']);
+    expect(live.holds('job:sweep-mine')).toBe(true);
   });
 });
