@@ -3,13 +3,14 @@
 // The password travels in PGPASSWORD, never on a command line other users can read.
 import { execFile } from 'node:child_process';
 import pg from 'pg';
+import { inheritedEnv } from '../../lib/config.js';
 
 /** A connection string without its password, and the environment that carries the password. */
 function connection(databaseUrl: string): { url: string; env: NodeJS.ProcessEnv } {
   const url = new URL(databaseUrl);
   const password = decodeURIComponent(url.password);
   url.password = '';
-  return { url: url.toString(), env: { ...process.env, ...(password ? { PGPASSWORD: password } : {}) } };
+  return { url: url.toString(), env: inheritedEnv(password ? { PGPASSWORD: password } : undefined) };
 }
 
 function run(tool: string, args: string[], env: NodeJS.ProcessEnv): Promise<string> {

@@ -78,7 +78,7 @@ describe('invitation e-mails', () => {
     expect(project.statusCode).toBe(200);
   });
 
-  it('are not sent to a person who has an account (they see the invitation when signed in)', async () => {
+  it('are not sent to a person who has an account: they are added, and told so instead', async () => {
     const bob = await tp.person('bob');
     const add = await tp.app.inject({
       method: 'POST',
@@ -87,8 +87,11 @@ describe('invitation e-mails', () => {
       payload: { email: bob.email, role: 'viewer' },
     });
     expect(add.statusCode).toBe(201);
+    const told = await sink.waitFor(bob.email);
+    expect(told.subject).toBe('alice Tester added you to Harbour <Tower> on Overlook');
     await fannedOut();
-    expect(await deliveriesTo(bob.email)).toBe(0);
+    expect(await deliveriesTo(bob.email)).toBe(1);
+    expect(sink.to(bob.email).filter((m) => m.subject.includes('invited'))).toEqual([]);
   });
 });
 
@@ -105,6 +108,10 @@ describe('camera alerts', () => {
     await tp.addMember(alice, projectExid, dave, 'viewer');
     const off = await tp.app.inject({ method: 'PUT', url: '/v2/users/me/email-preferences', headers: dave.auth, payload: { camera_status: false } });
     expect(off.statusCode).toBe(200);
+    // Each was told they were added; only camera e-mails count from here.
+    await fannedOut();
+    const daveBefore = await deliveriesTo(dave.email);
+    const aliceBefore = await deliveriesTo(alice.email);
 
     cam = await startFakeCamera({ username: 'admin', password: 'cam-password-1' });
     const created = await tp.app.inject({
@@ -119,7 +126,7 @@ describe('camera alerts', () => {
     expect((await health()).json().status).toBe('online');
     await fannedOut();
     // A new camera's first contact is no news.
-    expect(await deliveriesTo(alice.email)).toBe(0);
+    expect(await deliveriesTo(alice.email)).toBe(aliceBefore);
 
     await cam.close();
     // Past the health check's cache of a few seconds.
@@ -135,7 +142,7 @@ describe('camera alerts', () => {
       expect(mail.text).toMatch(/Unsubscribe: https:\/\/overlook\.test\/#\/unsubscribe\//);
     }
     await fannedOut();
-    expect(await deliveriesTo(dave.email)).toBe(0);
+    expect(await deliveriesTo(dave.email)).toBe(daveBefore);
   });
 });
 
@@ -175,7 +182,7 @@ describe('media item and webhook e-mails', () => {
     });
     expect(item.statusCode, item.body).toBe(201);
     await record({ type: 'media_item.ready', projectExid, data: { media_item_id: item.json().id, kind: 'timelapse', title: 'Pour <day>', camera_exid: null } });
-    const mail = await sink.waitFor(frank.email);
+    const mail = await sink.waitFor(frank.email, (m) => m.subject.startsWith('Your '));
     expect(mail.subject).toBe('Your Pour <day> is ready');
     expect(mail.html).toContain('Pour &lt;day&gt;');
     expect(mail.text).toContain(`https://overlook.test/#/projects/${projectExid}/media`);
