@@ -6,10 +6,10 @@
 // owner's notification and the audit events are written after the answer. Reports are throttled per
 // address in the counter store key limits use (every node counts the same).
 import type { FastifyBaseLogger } from 'fastify';
-import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { countAttempt } from '../../lib/auth/counted-attempt.js';
 import { hashApiKey } from '../../lib/auth/api-key-format.js';
 import type { CacheRegistry } from '../../lib/cache/index.js';
-import { ApiError } from '../../lib/errors.js';
 import type { PlatformDb } from '../database.js';
 import type { AuditContext, AuditLog } from '../audit/index.js';
 import type { NotificationsService } from '../notifications/index.js';
@@ -41,19 +41,13 @@ export class LeakReports {
     this.perAddress = requestCounter(db, { keyPrefix: 'leak', points: REPORTS.requests, duration: REPORTS.window_seconds });
   }
 
-  private async throttle(ip: string): Promise<void> {
-    try {
-      await this.perAddress.consume(throttleKey(ip));
-    } catch (err) {
-      if (!(err instanceof RateLimiterRes)) {
-        this.log.error({ err }, 'leak report: could not count the report');
-        throw new ApiError('SERVICE_UNAVAILABLE', 'Leak reports cannot be taken for a moment; try again shortly', { headers: { 'retry-after': '2' } });
-      }
-      const wait = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-      throw new ApiError('TOO_MANY_REQUESTS', `Too many reports from this address; try again in ${wait} s`, {
-        headers: { ...rateLimitHeaders(REPORTS, 0, wait, 'leak-report'), 'retry-after': String(wait) },
-      });
-    }
+  private throttle(ip: string): Promise<void> {
+    return countAttempt(this.perAddress, throttleKey(ip), this.log, {
+      unreachable: 'leak report: could not count the report',
+      unavailable: 'Leak reports cannot be taken for a moment; try again shortly',
+      tooMany: (wait) => `Too many reports from this address; try again in ${wait} s`,
+      headers: (wait) => rateLimitHeaders(REPORTS, 0, wait, 'leak-report'),
+    });
   }
 
   /** Takes a report; how many values it held. */

@@ -1,9 +1,8 @@
 // Password-reset requests per client address (docs/email.md, Password reset): more than a few in a
 // quarter of an hour get 429, whatever the addresses asked for, so the answer still says nothing about
 // accounts. Counted where every node sees it (the sign-in throttle's store).
-import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { FastifyBaseLogger } from 'fastify';
-import { ApiError } from '../../lib/errors.js';
+import { countAttempt } from '../../lib/auth/counted-attempt.js';
 import { failureCounter } from '../auth/index.js';
 import type { PlatformDb } from '../database.js';
 
@@ -21,18 +20,11 @@ export class ResetThrottle {
   }
 
   /** Counts a request from the address; 429 with Retry-After over the limit. */
-  async check(ip: string): Promise<void> {
-    try {
-      await this.perAddress.consume(ip);
-    } catch (err) {
-      if (!(err instanceof RateLimiterRes)) {
-        this.log.error({ err }, 'password reset: could not count the request');
-        throw new ApiError('SERVICE_UNAVAILABLE', 'Password resets cannot be asked for a moment; try again shortly', { headers: { 'retry-after': '2' } });
-      }
-      const wait = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-      throw new ApiError('TOO_MANY_REQUESTS', `Too many password resets asked from this address; try again in ${wait} s`, {
-        headers: { 'retry-after': String(wait) },
-      });
-    }
+  check(ip: string): Promise<void> {
+    return countAttempt(this.perAddress, ip, this.log, {
+      unreachable: 'password reset: could not count the request',
+      unavailable: 'Password resets cannot be asked for a moment; try again shortly',
+      tooMany: (wait) => `Too many password resets asked from this address; try again in ${wait} s`,
+    });
   }
 }

@@ -1,9 +1,8 @@
 // Adding people who share no project with the adder is counted per adder, on every node (docs/security.md,
 // Adding members): adds stay immediate, as integrations rely on, but cannot be used to probe or spam
 // strangers at scale. Adding colleagues (people already in one of the adder's projects) is never counted.
-import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { FastifyBaseLogger } from 'fastify';
-import { ApiError } from '../../lib/errors.js';
+import { countAttempt } from '../../lib/auth/counted-attempt.js';
 import { failureCounter } from '../auth/index.js';
 import type { PlatformDb } from '../database.js';
 
@@ -21,18 +20,11 @@ export class StrangerAddThrottle {
   }
 
   /** Counts one add of a stranger by the person; 429 with Retry-After over the limit, before anything is stored. */
-  async count(adderId: string): Promise<void> {
-    try {
-      await this.perAdder.consume(adderId);
-    } catch (err) {
-      if (!(err instanceof RateLimiterRes)) {
-        this.log.error({ err }, 'members: could not count an add');
-        throw new ApiError('SERVICE_UNAVAILABLE', 'Members cannot be added for a moment; try again shortly', { headers: { 'retry-after': '2' } });
-      }
-      const wait = Math.max(1, Math.ceil(err.msBeforeNext / 1000));
-      throw new ApiError('TOO_MANY_REQUESTS', `Too many people who share no project with you were added in the last hour; try again in ${wait} s`, {
-        headers: { 'retry-after': String(wait) },
-      });
-    }
+  count(adderId: string): Promise<void> {
+    return countAttempt(this.perAdder, adderId, this.log, {
+      unreachable: 'members: could not count an add',
+      unavailable: 'Members cannot be added for a moment; try again shortly',
+      tooMany: (wait) => `Too many people who share no project with you were added in the last hour; try again in ${wait} s`,
+    });
   }
 }
