@@ -9,6 +9,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, SLOW, overlook, serve, tempDir, type Served } from '../../helpers/cli.js';
+import { until } from '../../helpers/site-processes.js';
 import { available, makeSiteHost, type SiteHost } from '../../helpers/netns.js';
 import { makeTestVideo } from '../../helpers/recorder.js';
 
@@ -22,21 +23,6 @@ const siteDir = tempDir('overlook-e2e-site-');
 const RECORDER_PORT = 4000;
 let token = '';
 let projectExid = '';
-
-async function until<T>(what: string | (() => string), fn: () => Promise<T | undefined | null | false>, ms = 60_000): Promise<T> {
-  const end = Date.now() + ms;
-  let last: unknown;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (err) {
-      last = err;
-    }
-    if (Date.now() > end) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}${last ? `: ${String(last)}` : ''}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 const api = async (method: string, path: string, body?: unknown) => {
   const res = await fetch(platform.url + path, {
