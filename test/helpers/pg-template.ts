@@ -10,7 +10,7 @@ import { openDb } from '../../src/lib/db/index.js';
 import { migrateToLatest } from '../../src/lib/db/migrate.js';
 import type { PlatformDatabase } from '../../src/platform/database.js';
 import { PLATFORM_MIGRATIONS } from '../../src/platform/db/platform-migrations.js';
-import { databaseUrlOf, onDatabase } from './pg-admin.js';
+import { databaseUrlOf } from './pg-admin.js';
 
 export interface Template {
   /** The database to copy (CREATE DATABASE … TEMPLATE). */
