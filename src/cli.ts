@@ -1,12 +1,11 @@
 #!/usr/bin/env node
-// The `overlook` command (README.md). Each service registers its own commands.
+// The `overlook` command (README.md). Each service registers its own commands; a command loads what
+// it runs only when it runs, so `overlook --help` and short commands start in a fraction of a second.
 import { Command } from 'commander';
 import { registerPlatformCommands } from './cli/platform-commands.js';
 import { registerBackupCommands } from './cli/backup-commands.js';
 import { registerRecorderCommands } from './recorder/cli.js';
 import { registerJwtServiceCommand } from './lib/services/serve-command.js';
-import { buildAiApp } from './ai/app.js';
-import { buildLabsApp } from './labs/app.js';
 import { registerMcpCommand } from './mcp/command.js';
 import { PACKAGE_VERSION } from './lib/package-version.js';
 
@@ -16,9 +15,13 @@ program.showHelpAfterError();
 registerPlatformCommands(program);
 registerBackupCommands(program);
 registerRecorderCommands(program);
-registerJwtServiceCommand(program, 'ai', 'Run the AI API (platform JWT in Authorization: Bearer or x-api-key)', buildAiApp);
+registerJwtServiceCommand(program, 'ai', 'Run the AI API (platform JWT in Authorization: Bearer or x-api-key)', () =>
+  import('./ai/app.js').then((m) => m.buildAiApp),
+);
 registerMcpCommand(program);
-registerJwtServiceCommand(program, 'labs', 'Run the Labs API (platform JWT in Authorization: Bearer)', buildLabsApp);
+registerJwtServiceCommand(program, 'labs', 'Run the Labs API (platform JWT in Authorization: Bearer)', () =>
+  import('./labs/app.js').then((m) => m.buildLabsApp),
+);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`overlook: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -6,7 +6,6 @@ import { mcpConfig, processEnv, resolveDataDir, type Env, type ServeFlags } from
 import { loggerOptions } from '../lib/logger.js';
 import { withCompanionFlags } from '../lib/services/serve-command.js';
 import { serveUntilSignalled } from '../lib/process/serve-until-signalled.js';
-import { buildMcpApp } from './app.js';
 
 const hostForUrl = (host: string) => (host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host);
 
@@ -17,6 +16,8 @@ export async function startMcp(
 ): Promise<{ app: FastifyInstance; url: string; resourceUrl: string }> {
   const { address, logLevel, resourceUrl, allowedOrigins } = mcpConfig(flags, env);
   const apiUrl = new URL(flags.apiUrl).toString().replace(/\/+$/, '');
+  // Imported here, not at the top: `overlook` loads this file for every command (src/cli.ts).
+  const { buildMcpApp } = await import('./app.js');
   const app = await buildMcpApp({ apiUrl, resourceUrl, allowedOrigins, logger: loggerOptions(logLevel) });
   const url = await app.listen({ host: address.host, port: address.port });
   const { port } = app.server.address() as { port: number };

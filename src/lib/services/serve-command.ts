@@ -18,7 +18,8 @@ export function registerJwtServiceCommand(
   program: Command,
   service: Extract<ServiceName, 'ai' | 'labs'>,
   description: string,
-  build: (opts: { apiUrl: string; logger?: FastifyServerOptions['logger'] }) => Promise<FastifyInstance>,
+  /** Imports the service's app builder when the command runs, so other commands do not load the service. */
+  loadBuild: () => Promise<(opts: { apiUrl: string; logger?: FastifyServerOptions['logger'] }) => Promise<FastifyInstance>>,
 ): void {
   withCompanionFlags(
     program.command(service).description(description),
@@ -30,6 +31,7 @@ export function registerJwtServiceCommand(
     resolveDataDir(opts, env);
     const apiUrl = new URL(opts.apiUrl).toString();
     const { address, logLevel } = companionConfig(service, opts, env);
+    const build = await loadBuild();
     const app = await build({ apiUrl, logger: loggerOptions(logLevel) });
     const url = await app.listen({ host: address.host, port: address.port });
     process.stdout.write(`overlook: ${service} API listening on ${url} (main API ${apiUrl})\n`);
