@@ -1,8 +1,28 @@
 // Platform commands: serve, up, migrate, users create and reset-password, keys rotate (README.md).
-// What each does is in platform-actions.ts, imported when one of them runs.
+// What each does is in serve-actions.ts or admin-actions.ts, imported when one of them runs.
 import type { Command } from 'commander';
 
-const actions = () => import('./platform-actions.js');
+const serving = () => import('./serve-actions.js');
+const admin = () => import('./admin-actions.js');
+
+export interface DataDirOpts {
+  dataDir?: string;
+}
+export interface ServeOpts extends DataDirOpts {
+  host?: string;
+  port?: string;
+}
+export interface CreateUserOpts extends DataDirOpts {
+  email: string;
+  password: string;
+  firstName?: string;
+  lastName?: string;
+  admin: boolean;
+}
+export interface ResetPasswordOpts extends DataDirOpts {
+  email: string;
+  password?: string;
+}
 
 const serveOptions = (cmd: Command) =>
   cmd
@@ -12,11 +32,11 @@ const serveOptions = (cmd: Command) =>
 
 export function registerPlatformCommands(program: Command): void {
   serveOptions(program.command('serve').description('Run the main API (/v2), OAuth server and key-management page')).action(async (opts) => {
-    await (await actions()).serve(opts);
+    await (await serving()).serve(opts);
   });
 
   serveOptions(program.command('up').description('Run the main API, MCP, AI and Labs in one process, with demo data on first start')).action(async (opts) => {
-    await (await actions()).up(opts);
+    await (await serving()).up(opts);
   });
 
   program
@@ -24,7 +44,7 @@ export function registerPlatformCommands(program: Command): void {
     .description('Apply database migrations')
     .option('--data-dir <dir>', 'data directory (default ./data)')
     .action(async (opts) => {
-      await (await actions()).migrate(opts);
+      await (await admin()).migrate(opts);
     });
 
   const users = program.command('users').description('Manage people of the platform');
@@ -38,7 +58,7 @@ export function registerPlatformCommands(program: Command): void {
     .option('--admin', 'make the person a platform administrator', false)
     .option('--data-dir <dir>', 'data directory (default ./data)')
     .action(async (opts) => {
-      await (await actions()).createUserCommand(opts);
+      await (await admin()).createUserCommand(opts);
     });
 
   users
@@ -52,7 +72,7 @@ export function registerPlatformCommands(program: Command): void {
     .option('--password <password>', 'the new password (default: a generated one)')
     .option('--data-dir <dir>', 'data directory (default ./data)')
     .action(async (opts) => {
-      await (await actions()).resetPasswordCommand(opts);
+      await (await admin()).resetPasswordCommand(opts);
     });
 
   const keys = program.command('keys').description('Manage the keys kept in the database');
@@ -61,6 +81,6 @@ export function registerPlatformCommands(program: Command): void {
     .description('Add a new active JWT signing key; tokens signed by the older keys keep verifying until they expire')
     .option('--data-dir <dir>', 'data directory (default ./data)')
     .action(async (opts) => {
-      await (await actions()).rotateKeysCommand(opts);
+      await (await admin()).rotateKeysCommand(opts);
     });
 }
