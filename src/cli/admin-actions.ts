@@ -11,7 +11,7 @@ import { refreshDemoCredentials } from './demo-credentials.js';
 import { resetPassword } from './reset-password.js';
 import { rotateJwtKey } from '../platform/secrets/jwt-keys.js';
 import { jwtKeyRetireAfterMs, openSecretStore } from '../platform/secrets/secrets-plugin.js';
-import type { CreateUserOpts, DataDirOpts, ResetPasswordOpts } from './platform-commands.js';
+import type { CreateUserOpts, DataDirOpts, ResetPasswordOpts } from './command-options.js';
 
 export async function migrate(opts: DataDirOpts): Promise<void> {
   const config = platformConfig(opts);

@@ -5,25 +5,6 @@ import type { Command } from 'commander';
 const serving = () => import('./serve-actions.js');
 const admin = () => import('./admin-actions.js');
 
-export interface DataDirOpts {
-  dataDir?: string;
-}
-export interface ServeOpts extends DataDirOpts {
-  host?: string;
-  port?: string;
-}
-export interface CreateUserOpts extends DataDirOpts {
-  email: string;
-  password: string;
-  firstName?: string;
-  lastName?: string;
-  admin: boolean;
-}
-export interface ResetPasswordOpts extends DataDirOpts {
-  email: string;
-  password?: string;
-}
-
 const serveOptions = (cmd: Command) =>
   cmd
     .option('--host <host>', 'address to listen on (default 127.0.0.1, or OVERLOOK_HOST)')

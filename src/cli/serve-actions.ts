@@ -7,7 +7,7 @@ import { DEMO_EMAIL, seedDemoData } from '../platform/demo/seed.js';
 import { demoCredentialsFile, writeDemoCredentials } from './demo-credentials.js';
 import { startCompanions } from './companions.js';
 import { servicesOf } from '../platform/plugins/feature.js';
-import type { ServeOpts } from './platform-commands.js';
+import type { ServeOpts } from './command-options.js';
 
 /** ` --data-dir D` when the command was given one, for a command line it prints. */
 const dataDirFlag = (opts: { dataDir?: string }) => (opts.dataDir ? ` --data-dir ${JSON.stringify(opts.dataDir)}` : '');
