@@ -78,7 +78,7 @@ describe.skipIf(testDialect() !== 'postgres' || !pgbouncerInstalled())('the plat
     expect(reads.map((r) => r.status)).toEqual(reads.map(() => 200));
   });
 
-  it('a key revoked on one node is refused by the other on the next request', async () => {
+  it('a key revoked on one node is refused by the other within 1 s of the response', async () => {
     for (let i = 0; i < 3; i++) {
       const k = await call(n1, 'POST', '/v2/api-keys', {
         headers: ownerAuth,
@@ -88,7 +88,8 @@ describe.skipIf(testDialect() !== 'postgres' || !pgbouncerInstalled())('the plat
       const keyAuth = { 'x-access-key': k.body.key };
       expect((await call(n2, 'GET', '/v2/projects', { headers: keyAuth })).status).toBe(200);
       expect((await call(n1, 'POST', `/v2/api-keys/${k.body.id}/revoke`, { headers: ownerAuth })).status).toBe(200);
-      expect((await call(n2, 'GET', '/v2/projects', { headers: keyAuth })).status).toBe(401);
+      // The other node hears of it over LISTEN/NOTIFY: within a second of the response (docs/access-model.md).
+      await eventually(async () => (await call(n2, 'GET', '/v2/projects', { headers: keyAuth })).status === 401, 'the other node to refuse the key', 1000);
     }
   });
 
