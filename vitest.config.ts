@@ -135,6 +135,7 @@ export default defineConfig(async () => {
         project({
           name: 'slow-sqlite',
           include: SLOW,
+          isolate: false,
           exclude: [...UNIT, ...TIMED],
           globalSetup: [builtCli, 'test/helpers/chromium-server.ts'],
           env: sqlite,
@@ -144,6 +145,7 @@ export default defineConfig(async () => {
         project({
           name: 'slow-timed-sqlite',
           include: TIMED,
+          isolate: false,
           exclude: [...UNIT, ...PG_ONLY],
           globalSetup: [builtCli],
           env: sqlite,
@@ -151,7 +153,7 @@ export default defineConfig(async () => {
           sequence: { groupOrder: 2 },
         }),
         ...(withPg
-          ? [project({ name: 'slow-postgres', include: SLOW_ON_DB, globalSetup: [builtCli], env: postgres, maxWorkers: 1, sequence: { groupOrder: 3 } })]
+          ? [project({ name: 'slow-postgres', include: SLOW_ON_DB, isolate: false, globalSetup: [builtCli], env: postgres, maxWorkers: 1, sequence: { groupOrder: 3 } })]
           : []),
       ],
     },
