@@ -75,7 +75,8 @@ export class SnapshotUploads {
     const timer = setTimeout(
       () => {
         this.schedule(storageId, intervalS, slot);
-        void this.take(storageId, new Date(slot));
+        // Fired more than CATCH_UP_MS late (the machine was suspended): that slot is let go too.
+        if (Date.now() - slot <= CATCH_UP_MS) void this.take(storageId, new Date(slot));
       },
       Math.max(0, slot - now),
     );
