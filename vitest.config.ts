@@ -29,6 +29,7 @@ const UNIT = [
   'test/platform/secrets/secret-key.test.ts',
   'test/platform/table-owners.test.ts',
   'test/recorder/live/whep-cap.test.ts',
+  'test/recorder/uploads/snapshot-slots.test.ts',
   'test/platform/outbox/private-events.test.ts',
 ];
 const BROWSER = [

@@ -12,14 +12,16 @@
 //  2. Frames per second the link carries: cloud frames owed for N devices are put into the recorder's
 //     outbox while it is stopped (as after an outage); on restart it sends them oldest first, at most
 //     16 unacknowledged, and the platform stores each (object store + index). Frames acknowledged per
-//     second, and CPU per frame on both sides, with a small JPEG and a realistic (1080p) one.
+//     second, and CPU per frame on both sides, with a small JPEG and a realistic (1080p) one; the
+//     platform's recordings are counted before and after, so a frame acknowledged but not stored fails.
 //  3. Load: CPU (of one core) and RSS of both processes with N linked `file` devices: linked with none,
 //     N shared and not recording (the link's idle cost), N recording, N recording with cloud frames
 //     at BENCH_LINK_FREQUENCY a minute each. The recorder's figures include its ffmpegs.
 // `npm run bench -- site-link`, or alone: `npm run build && node --import tsx bench/site-link.ts`.
 // Env: BENCH_LINK_TRIALS (5), BENCH_LINK_LATENCY_SECONDS (20), BENCH_LINK_DEVICES (50),
-// BENCH_LINK_WINDOW (20 s), BENCH_LINK_FREQUENCY (12 frames a minute), BENCH_LINK_FRAMES ("600,200":
-// small, then 1080p), BENCH_LINK_PARTS (latency,frames,load), BENCH_LINK_LOG (a file that gets both servers' stderr).
+// BENCH_LINK_WINDOW (20 s), BENCH_LINK_FREQUENCY (12 frames a minute), BENCH_LINK_FRAMES ("3000,1000":
+// small, then 1080p), BENCH_LINK_PARTS (latency,frames,load), BENCH_LINK_PARALLEL (8 devices added or
+// switched at once), BENCH_LINK_LOG (a file that gets both servers' stderr).
 import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,7 +40,7 @@ const LATENCY_S = Number(process.env.BENCH_LINK_LATENCY_SECONDS ?? 20);
 const DEVICES = Number(process.env.BENCH_LINK_DEVICES ?? 50);
 const WINDOW_S = Number(process.env.BENCH_LINK_WINDOW ?? 20);
 const FREQUENCY = Number(process.env.BENCH_LINK_FREQUENCY ?? 12);
-const [SMALL_FRAMES, LARGE_FRAMES] = (process.env.BENCH_LINK_FRAMES ?? '600,200').split(',').map(Number) as [number, number];
+const [SMALL_FRAMES, LARGE_FRAMES] = (process.env.BENCH_LINK_FRAMES ?? '3000,1000').split(',').map(Number) as [number, number];
 const PARTS = (process.env.BENCH_LINK_PARTS ?? 'latency,frames,load').split(',');
 /** The recorder stops a live stream nobody asks for after this (OVERLOOK_RECORDER_LIVE_IDLE_SECONDS). */
 const IDLE_S = 2;
@@ -148,17 +150,69 @@ async function setup(work: string): Promise<World> {
   return { platform: { proc: p.proc, url: platformUrl, jwt, project }, recorder, source: source.replace(/\.mp4$/, '.ts') };
 }
 
+/** Answers a busy server may give that are worth asking again: a request timeout, throttling, a gateway. */
+const RETRY_STATUSES = new Set([408, 429, 502, 503, 504]);
+const ATTEMPTS = 6;
+
+/**
+ * A JSON request, asked again (up to 6 times, waiting 0.5 s, 1 s, 2 s…) on a network error or a
+ * RETRY_STATUSES answer: on a loaded machine 50 devices starting their ffmpegs at once can keep the
+ * recorder past its request timeout. For a request that is not idempotent, `already` says whether
+ * the first try did its work after all.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+async function call(url: string, init: { method?: string; headers?: Record<string, string>; body?: string }, already?: () => Promise<any>): Promise<any> {
+  for (let attempt = 1; ; attempt++) {
+    let res: Response | null = null;
+    let failure: string;
+    try {
+      res = await fetch(url, { ...init, headers: { 'content-type': 'application/json', ...(init.headers ?? {}) } });
+      if (res.ok) return res.json();
+      failure = `${res.status} ${await res.text()}`;
+    } catch (err) {
+      failure = (err as Error).message;
+    }
+    if ((res && !RETRY_STATUSES.has(res.status)) || attempt === ATTEMPTS) throw new Error(`${init.method ?? 'GET'} ${url}: ${failure}`);
+    progress(`${init.method ?? 'GET'} ${new URL(url).pathname}: ${failure.slice(0, 80)}; asking again`);
+    await sleep(500 * 2 ** (attempt - 1));
+    const done = await already?.();
+    if (done) return done;
+  }
+}
+
 const recorderApi = (w: World, method: string, path: string, body?: unknown) =>
-  json(`${w.recorder.url}${path}`, { method, headers: w.recorder.auth, body: body === undefined ? undefined : JSON.stringify(body) });
+  call(`${w.recorder.url}${path}`, { method, headers: w.recorder.auth, body: body === undefined ? undefined : JSON.stringify(body) });
+
+/** Runs `fn` on every item, `width` at a time. */
+async function inParallel<T, R>(items: readonly T[], width: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+  return out;
+}
+/** How many devices are added or switched at once: enough to overlap the waits, few enough for 2 cores. */
+const PARALLEL = Number(process.env.BENCH_LINK_PARALLEL ?? 8);
 
 async function addDevice(w: World, name: string, recording: boolean): Promise<string> {
-  const d = await recorderApi(w, 'POST', '/api/devices', {
+  const body = {
     name,
     type: 'file',
     timezone: 'UTC',
     stream_config: { path: w.source },
     storage_config: { recording_mode: recording ? 'always' : 'never' },
-  });
+  };
+  // A POST that timed out may have made the device: look for it by name before asking again.
+  const made = async () => {
+    const list = await recorderApi(w, 'GET', '/api/devices');
+    return ((Array.isArray(list) ? list : list.data) as { id: string; name: string }[]).find((d) => d.name === name);
+  };
+  const d = await call(`${w.recorder.url}/api/devices`, { method: 'POST', headers: w.recorder.auth, body: JSON.stringify(body) }, made);
   return d.id as string;
 }
 
@@ -343,29 +397,30 @@ async function load(w: World): Promise<{ rows: Record<string, number | string>[]
   rows.push({ level: 'linked, no devices', devices: 0, ...(await measure(w, 5)) });
   progress(`load: ${DEVICES} devices shared, not recording`);
   const names = Array.from({ length: DEVICES }, (_, i) => `Cam ${String(i + 1).padStart(3, '0')}`);
-  const ids: string[] = [];
-  for (const n of names) ids.push(await addDevice(w, n, false));
+  const ids = await inParallel(names, PARALLEL, (n) => addDevice(w, n, false));
   const byName = await cameras(w, names);
   const exids = names.map((n) => byName.get(n)!);
   rows.push({ level: 'shared, not recording', devices: DEVICES, ...(await measure(w, 5)) });
   progress(`load: ${DEVICES} devices recording`);
-  for (const id of ids) await recorderApi(w, 'PUT', `/api/devices/${id}`, { storage_config: { recording_mode: 'always' } });
+  await inParallel(ids, PARALLEL, (id) => recorderApi(w, 'PUT', `/api/devices/${id}`, { storage_config: { recording_mode: 'always' } }));
   rows.push({ level: 'recording', devices: DEVICES, ...(await measure(w, 15)) });
   progress(`load: ${DEVICES} devices recording, cloud frames at ${FREQUENCY}/min each`);
-  for (const exid of exids)
-    await json(`${w.platform.url}/v2/cameras/${exid}/cloud-recordings`, {
+  await inParallel(exids, PARALLEL, (exid) =>
+    call(`${w.platform.url}/v2/cameras/${exid}/cloud-recordings`, {
       method: 'PUT',
       headers: w.platform.jwt,
       body: JSON.stringify({ status: 'on', frequency: FREQUENCY }),
-    });
+    }),
+  );
   const before = await framesStored(w, exids);
   const m = await measure(w, 5);
   const stored = (await framesStored(w, exids)) - before;
   rows.push({ level: `recording + cloud frames ${FREQUENCY}/min`, devices: DEVICES, ...m, frames_stored_in_window_and_settle: stored });
   // Quiet again for the frames part: nothing recording, no cloud frames.
-  for (const exid of exids)
-    await json(`${w.platform.url}/v2/cameras/${exid}/cloud-recordings`, { method: 'PUT', headers: w.platform.jwt, body: JSON.stringify({ status: 'off' }) });
-  for (const id of ids) await recorderApi(w, 'PUT', `/api/devices/${id}`, { storage_config: { recording_mode: 'never' } });
+  await inParallel(exids, PARALLEL, (exid) =>
+    call(`${w.platform.url}/v2/cameras/${exid}/cloud-recordings`, { method: 'PUT', headers: w.platform.jwt, body: JSON.stringify({ status: 'off' }) }),
+  );
+  await inParallel(ids, PARALLEL, (id) => recorderApi(w, 'PUT', `/api/devices/${id}`, { storage_config: { recording_mode: 'never' } }));
   return { rows, ids, exids };
 }
 
@@ -376,15 +431,21 @@ async function jpegOf(size: string, file: string): Promise<Buffer> {
   return readFileSync(file);
 }
 
-async function drain(w: World, ids: string[], jpeg: Buffer, count: number, label: string) {
+/** The time of the last frame put in the outbox: the drains' frames follow each other 250 ms apart. */
+let frameClock = Date.now() - 3000_000;
+
+async function drain(w: World, ids: string[], exids: string[], jpeg: Buffer, count: number, label: string) {
   progress(`frames: ${count} × ${Math.round(jpeg.length / 1024)} KB owed while the recorder is stopped`);
+  const before = await framesStored(w, exids);
   await stop(w.recorder.proc);
   const db = await openRecorderDb(join(w.recorder.dataDir, 'recorder'));
   const quiet = { warn: () => {}, info: () => {} };
   const outbox = new Outbox(db, join(w.recorder.dataDir, 'recorder', 'link-outbox'), 64 * 1024 ** 3, quiet);
-  // Distinct times per camera (a frame is stored once per camera and millisecond), within the last hour.
-  const start = Date.now() - 3000_000;
-  for (let i = 0; i < count; i++) await outbox.addFrame(ids[i % ids.length]!, new Date(start + i * 1000 + Math.floor(Math.random() * 999)), jpeg);
+  // Distinct times (a frame is stored once per camera and millisecond), across drains, within the last hour.
+  for (let i = 0; i < count; i++) {
+    frameClock += 250;
+    await outbox.addFrame(ids[i % ids.length]!, new Date(frameClock), jpeg);
+  }
   await db.close();
   await startRecorder(w.recorder);
   let link = await recorderApi(w, 'GET', '/api/link');
@@ -404,10 +465,14 @@ async function drain(w: World, ids: string[], jpeg: Buffer, count: number, label
   const s = (Date.now() - t0) / 1000;
   const r1u = usage(w.recorder.proc.pid!);
   const p1 = usage(w.platform.proc.pid!);
+  // Acknowledged means stored: every frame put in the outbox is in the platform's recordings.
+  const stored = (await framesStored(w, exids)) - before;
+  if (stored < count) throw new Error(`frames: ${count} owed, ${stored} stored by the platform`);
   return {
     jpeg: label,
     jpeg_kb: Math.round(jpeg.length / 1024),
     frames: owed,
+    stored,
     seconds: r2(s),
     frames_per_second: r1(owed / s),
     megabytes_per_second: r2((owed * jpeg.length) / 1024 ** 2 / s),
@@ -416,10 +481,10 @@ async function drain(w: World, ids: string[], jpeg: Buffer, count: number, label
   };
 }
 
-async function frames(w: World, ids: string[], work: string) {
+async function frames(w: World, ids: string[], exids: string[], work: string) {
   const small = await jpegOf('320x180', join(work, 'small.jpg'));
   const large = await jpegOf('1920x1080', join(work, 'large.jpg'));
-  return [await drain(w, ids, small, SMALL_FRAMES, 'small (320×180)'), await drain(w, ids, large, LARGE_FRAMES, 'realistic (1920×1080)')];
+  return [await drain(w, ids, exids, small, SMALL_FRAMES, 'small (320×180)'), await drain(w, ids, exids, large, LARGE_FRAMES, 'realistic (1920×1080)')];
 }
 
 async function main(): Promise<void> {
@@ -432,7 +497,7 @@ async function main(): Promise<void> {
     progress(JSON.stringify(lat));
     const loaded = PARTS.includes('load') || PARTS.includes('frames') ? await load(w) : { rows: [], ids: [], exids: [] };
     progress(JSON.stringify(loaded.rows));
-    const rates = PARTS.includes('frames') ? await frames(w, loaded.ids, work) : [];
+    const rates = PARTS.includes('frames') ? await frames(w, loaded.ids, loaded.exids, work) : [];
     const info = { machine: machine(), load_at_end: readFileSync('/proc/loadavg', 'utf8').split(' ')[0], date: new Date().toISOString() };
     console.log('\nSite link: live latency, link vs the recorder’s own HLS (ms)');
     console.table({ ...info, ...lat });

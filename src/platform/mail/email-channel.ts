@@ -71,6 +71,15 @@ export class EmailChannel implements Channel {
           'camera_status',
         );
       }
+      case 'camera.picture_fault': {
+        const project = event.projectExid ? await projectRefByExid(this.d.db, event.projectExid) : undefined;
+        if (!project) return [];
+        const members = await membersOf(this.d.db, project.id);
+        return this.receiving(
+          members.map((m) => m.user_id),
+          'picture_faults',
+        );
+      }
       case 'media_item.ready':
       case 'media_item.failed': {
         const item = await requesterOfMediaItem(this.d.db, str(data, 'media_item_id') ?? '');
@@ -174,6 +183,23 @@ export class EmailChannel implements Channel {
             reason: str(data, 'reason'),
             link: links.page(`/cameras/${camera.exid}`),
             unsubscribeUrl: links.unsubscribe(to, 'camera_status'),
+          }),
+        );
+      }
+      case 'camera.picture_fault': {
+        const camera = event.cameraExid ? await cameraRefByExid(this.d.db, event.cameraExid) : undefined;
+        const project = await this.projectName(event.projectExid);
+        if (!camera || !project) return null;
+        return this.mail(
+          to,
+          messages.pictureFaultMessage({
+            camera: camera.name,
+            project: project.name,
+            check: str(data, 'check') ?? 'picture',
+            fault: str(data, 'state') === 'fault',
+            since: str(data, 'since') ?? event.createdAt,
+            link: links.page(`/cameras/${camera.exid}`),
+            unsubscribeUrl: links.unsubscribe(to, 'picture_faults'),
           }),
         );
       }

@@ -57,6 +57,37 @@ export const cameraStatusMessage = (p: {
   footer: footer('camera_status', p.unsubscribeUrl),
 });
 
+/** What each picture check finds, as the e-mail says it. */
+const PICTURE_FAULTS: Record<string, string> = {
+  black: 'black or blown out',
+  frozen: 'frozen',
+  blurred: 'blurred or covered',
+  moved: 'moved from its reference view',
+};
+
+export const pictureFaultMessage = (p: {
+  camera: string;
+  project: string;
+  check: string;
+  fault: boolean;
+  since: string;
+  link: string;
+  unsubscribeUrl: string;
+}): MessageParts => {
+  const what = PICTURE_FAULTS[p.check] ?? `failing the ${p.check} check`;
+  return {
+    subject: p.fault ? `${p.camera}: the picture is ${what}` : `${p.camera}: the picture is right again`,
+    paragraphs: p.fault
+      ? [
+          `The pictures of the camera “${p.camera}” of ${p.project} are ${what}, since the frame of ${p.since}.`,
+          'The camera still records: look at its latest pictures, then check its lens, its view and its power.',
+        ]
+      : [`The pictures of the camera “${p.camera}” of ${p.project} are no longer ${what}, since the frame of ${p.since}.`],
+    action: { label: 'Open the camera', url: p.link },
+    footer: footer('picture_faults', p.unsubscribeUrl),
+  };
+};
+
 export const mediaItemMessage = (p: { title: string; project: string; ready: boolean; link: string; unsubscribeUrl: string }): MessageParts => ({
   subject: p.ready ? `Your ${p.title} is ready` : `Your ${p.title} could not be made`,
   paragraphs: [

@@ -1,6 +1,6 @@
 // What happens when a picture check starts or stops failing (docs/analysis.md, Faults and the camera's
 // status): in the transaction of the state change, the camera's picture status follows and a
-// `camera.picture_fault` event is recorded for webhooks and MQTT; once committed, the project's members
+// `camera.picture_fault` event is recorded for webhooks, MQTT and e-mail; once committed, the project's members
 // get an in-app notification. This is the one place such a change is announced.
 import type { FastifyBaseLogger } from 'fastify';
 import type { CacheRegistry } from '../../lib/cache/index.js';

@@ -1,7 +1,7 @@
 // Snapshots for the storages that ask for them (`snapshot_interval_seconds`): on every multiple of the
 // interval (UTC, so every 60 s falls on the minute), a live snapshot of each device that is streaming
 // or recording then is queued for the storage, JPEG and all. A slot the recorder was not running for
-// is not made up afterwards. Storages on the same slot share one snapshot of a device.
+// is not made up afterwards; one whose timer fired late is still taken. Storages on the same slot share one snapshot of a device.
 import type { DevicesService } from '../devices/index.js';
 import type { RemoteStorages } from '../remote-storages/index.js';
 import type { Snapshot, Snapshots } from '../snapshots/index.js';
@@ -19,6 +19,8 @@ export interface SnapshotUploadsDeps {
 
 /** How long a slot's snapshot of a device is shared with the other storages on that slot. */
 const SHARE_MS = 60_000;
+/** How far behind a late slot is still taken rather than let go. */
+const CATCH_UP_MS = 60_000;
 
 export class SnapshotUploads {
   private readonly schedules = new Map<string, { intervalS: number; timer: NodeJS.Timeout }>();
@@ -60,14 +62,24 @@ export class SnapshotUploads {
     for (const [id, intervalS] of wanted) if (!this.schedules.has(id)) this.schedule(id, intervalS);
   }
 
-  /** Sets the storage's timer for its next slot after now. */
-  private schedule(storageId: string, intervalS: number): void {
+  /**
+   * Sets the storage's timer for its next slot: the one after `previous` when there was one, so a
+   * timer that fired late (a busy event loop) skips no slot the recorder was running for; else, or
+   * when that slot is more than CATCH_UP_MS behind (the machine was suspended), the next after now.
+   */
+  private schedule(storageId: string, intervalS: number, previous?: number): void {
     const ms = intervalS * 1000;
-    const slot = (Math.floor(Date.now() / ms) + 1) * ms;
-    const timer = setTimeout(() => {
-      this.schedule(storageId, intervalS);
-      void this.take(storageId, new Date(slot));
-    }, slot - Date.now());
+    const now = Date.now();
+    let slot = previous === undefined ? 0 : previous + ms;
+    if (slot < now - CATCH_UP_MS) slot = (Math.floor(now / ms) + 1) * ms;
+    const timer = setTimeout(
+      () => {
+        this.schedule(storageId, intervalS, slot);
+        // Fired more than CATCH_UP_MS late (the machine was suspended): that slot is let go too.
+        if (Date.now() - slot <= CATCH_UP_MS) void this.take(storageId, new Date(slot));
+      },
+      Math.max(0, slot - now),
+    );
     timer.unref();
     this.schedules.set(storageId, { intervalS, timer });
   }

@@ -1,12 +1,15 @@
 // E-mails the features' events cause, through a local SMTP sink: an invitation to an address without
 // an account carries a link that makes the account and joins (once); a camera going offline is told to
-// the project's members who want it; a leaked key's owner is told once, however many projects the key
-// had.
+// the project's members who want it, and so is a picture fault starting and ending; a leaked key's
+// owner is told once, however many projects the key had.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
 import { startFakeCamera, type FakeCamera } from '../../fakes/fake-camera.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.js';
+import { frame, type FrameOptions } from '../picture-checks/synthetic-frames.js';
 
 let tp: TestPlatform;
 let sink: SmtpSink;
@@ -143,6 +146,96 @@ describe('camera alerts', () => {
     }
     await fannedOut();
     expect(await deliveriesTo(dave.email)).toBe(daveBefore);
+  });
+});
+
+describe('picture fault alerts', () => {
+  let server: Server;
+  let picture: Buffer;
+  /** Frames a minute apart on a faked clock, an hour ahead of the real one so sessions stay valid. */
+  const T0 = Math.ceil((Date.now() + 3_600_000) / 3_600_000) * 3_600_000;
+  let minute = 0;
+  beforeAll(async () => {
+    server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/jpeg' }).end(picture));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server?.close(resolve));
+  });
+
+  /** Stores one frame per option through "capture now" and waits for their analysis. */
+  async function store(exid: string, frames: FrameOptions[]): Promise<string[]> {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const times: string[] = [];
+    for (const o of frames) {
+      vi.setSystemTime(T0 + minute++ * 60_000);
+      picture = await frame(o);
+      const res = await tp.app.inject({ method: 'POST', url: `/v2/cameras/${exid}/snapshots`, headers: alice.auth, payload: {} });
+      expect(res.statusCode, res.body).toBe(201);
+      times.push(res.json().created_at);
+    }
+    await servicesOf(tp.app).pictureChecks.idle();
+    return times;
+  }
+  const normal = (n: number): FrameOptions => ({ n, people: 3, seed: n });
+
+  it('tell the members who want them when a picture fault starts and when it ends, once each', async () => {
+    const grace = await tp.person('grace');
+    const heidi = await tp.person('heidi');
+    await tp.addMember(alice, projectExid, grace, 'viewer');
+    await tp.addMember(alice, projectExid, heidi, 'viewer');
+    // Heidi wants to hear of cameras going offline, not of their pictures.
+    const off = await tp.app.inject({ method: 'PUT', url: '/v2/users/me/email-preferences', headers: heidi.auth, payload: { picture_faults: false } });
+    expect(off.statusCode, off.body).toBe(200);
+    expect(off.json().preferences).toMatchObject({ camera_status: true, picture_faults: false });
+    await fannedOut();
+    const heidiBefore = await deliveriesTo(heidi.email);
+
+    const port = (server.address() as AddressInfo).port;
+    const created = await tp.app.inject({
+      method: 'POST',
+      url: '/v2/cameras',
+      headers: alice.auth,
+      payload: { name: 'Yard <north>', project_exid: projectExid, snapshot_url: `http://127.0.0.1:${port}/snapshot.jpg` },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const exid = created.json().exid as string;
+    await store(exid, [normal(0), normal(1), normal(2)]);
+    const black = await store(exid, [
+      { n: 3, black: true },
+      { n: 4, black: true },
+    ]);
+    const back = await store(exid, [normal(5)]);
+
+    for (const person of [alice, grace]) {
+      const started = await sink.waitFor(person.email, (m) => m.subject === 'Yard <north>: the picture is black or blown out');
+      expect(started.text).toContain(`since the frame of ${black[0]}`);
+      expect(started.text).toContain('Harbour <Tower>');
+      expect(started.html).toContain('Yard &lt;north&gt;');
+      expect(started.text).toContain(`https://overlook.test/#/cameras/${exid}`);
+      expect(started.headers.get('list-unsubscribe')).toContain('https://overlook.test/#/unsubscribe/');
+      const ended = await sink.waitFor(person.email, (m) => m.subject === 'Yard <north>: the picture is right again');
+      expect(ended.text).toContain(`no longer black or blown out, since the frame of ${back[0]}`);
+    }
+    await fannedOut();
+    for (const person of [alice, grace]) expect(sink.to(person.email).filter((m) => m.subject.startsWith('Yard <north>'))).toHaveLength(2);
+    expect(sink.to(heidi.email).filter((m) => m.subject.startsWith('Yard <north>'))).toEqual([]);
+    expect(await deliveriesTo(heidi.email)).toBe(heidiBefore);
+
+    // The link of the message turns off picture faults alone; the next fault is not sent to Grace.
+    const token = /\/#\/unsubscribe\/([\w.-]+)/.exec(sink.to(grace.email).find((m) => m.subject.startsWith('Yard <north>'))!.text)![1]!;
+    const unsubscribed = await tp.app.inject({ method: 'POST', url: '/v2/mail/unsubscribe', payload: { token } });
+    expect(unsubscribed.statusCode, unsubscribed.body).toBe(200);
+    expect(unsubscribed.json()).toMatchObject({ email: grace.email, kind: 'picture_faults' });
+    const prefs = await tp.app.inject({ method: 'GET', url: '/v2/users/me/email-preferences', headers: grace.auth });
+    expect(prefs.json().preferences).toMatchObject({ camera_status: true, picture_faults: false });
+    const again = await store(exid, [
+      { n: 6, black: true },
+      { n: 7, black: true },
+    ]);
+    await sink.waitFor(alice.email, (m) => m.subject.startsWith('Yard <north>') && m.text.includes(`since the frame of ${again[0]}`));
+    await fannedOut();
+    expect(sink.to(grace.email).filter((m) => m.subject.startsWith('Yard <north>'))).toHaveLength(2);
   });
 });
 

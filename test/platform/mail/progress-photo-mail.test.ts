@@ -146,7 +146,15 @@ describe('e-mail preferences', () => {
     expect(got.json()).toEqual({
       email_enabled: true,
       email: bob.email,
-      preferences: { camera_status: true, media_items: true, key_leaks: true, webhooks: true, progress_photos: true, project_added: true },
+      preferences: {
+        camera_status: true,
+        picture_faults: true,
+        media_items: true,
+        key_leaks: true,
+        webhooks: true,
+        progress_photos: true,
+        project_added: true,
+      },
     });
     for (const payload of [{ camera_status: 'no' }, { newsletter: true }, []]) {
       const bad = await tp.app.inject({ method: 'PUT', url: '/v2/users/me/email-preferences', headers: bob.auth, payload });
