@@ -5,15 +5,17 @@ import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { SLOW, serve, tempDir } from '../helpers/cli.js';
 
-/** Everything the server sends on `socket` until it closes the connection. */
-const untilClosed = (socket: Socket) =>
-  new Promise<string>((resolve, reject) => {
-    let data = '';
-    socket.setEncoding('utf8');
-    socket.on('data', (d) => (data += d));
+/** What the server sends on `socket`: so far, and everything once it closes the connection. */
+function received(socket: Socket): { sofar: () => string; all: Promise<string> } {
+  let data = '';
+  socket.setEncoding('utf8');
+  socket.on('data', (d) => (data += d));
+  const all = new Promise<string>((resolve, reject) => {
     socket.on('end', () => resolve(data));
     socket.on('error', reject);
   });
+  return { sofar: () => data, all };
+}
 
 async function waitFor(check: () => boolean, what: string, ms = 20_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -35,18 +37,21 @@ describe('overlook serve: readiness and draining', () => {
       const { hostname, port } = new URL(node.url);
       const socket = connect(Number(port), hostname);
       await new Promise((r) => socket.once('connect', r));
-      const answers = untilClosed(socket);
-      // A sign-in whose body has only half arrived: in flight when the signal comes.
+      const answers = received(socket);
+      // A sign-in whose body has only half arrived: in flight when the signal comes. Its
+      // "100 Continue" says the server has taken the request in before the signal is sent.
       const body = JSON.stringify({ username: 'nobody@example.com', password: 'not-the-password' });
       const half = Math.floor(body.length / 2);
       socket.write(
-        `POST /v2/auth/login HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, half)}`,
+        `POST /v2/auth/login HTTP/1.1\r\nHost: ${hostname}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nExpect: 100-continue\r\n\r\n`,
       );
+      await waitFor(() => answers.sofar().startsWith('HTTP/1.1 100 Continue\r\n\r\n'), 'the server to take the request in');
+      socket.write(body.slice(0, half));
       const exited = node.stop();
       await waitFor(() => node.output().includes('SIGTERM, shutting down'), 'the shutdown message');
       // The rest of the body, and a second request on the same connection right behind it.
       socket.write(`${body.slice(half)}GET /v2/auth/options HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`);
-      const raw = await answers;
+      const raw = (await answers.all).replace('HTTP/1.1 100 Continue\r\n\r\n', '');
       const [first, second] = raw.split(/(?=HTTP\/1\.1 )/);
       expect(first).toMatch(/^HTTP\/1\.1 401 /);
       expect(second).toMatch(/^HTTP\/1\.1 503 /);
