@@ -7,7 +7,7 @@ import { PlainSummaryReporter } from './test/helpers/plain-summary-reporter.js';
 // - unit: no database, no child process, no browser; run once, in one module graph per worker.
 // - api: tests that build the platform on a fresh database of their own; on SQLite and on PostgreSQL,
 //   the platform's modules loaded once per worker.
-// - slow: browsers, clusters, the CLI, ffmpeg; each file in its own module graph, one Chromium per run.
+// - slow: browsers, clusters, the CLI, ffmpeg; the modules loaded once per worker too, one Chromium per run.
 // PostgreSQL is at OVERLOOK_TEST_PG_URL, or at the local default when one answers there.
 const DEFAULT_PG = 'postgres://postgres@127.0.0.1:5432/test';
 
