@@ -1,7 +1,7 @@
 // `overlook backup --to FILE` and `overlook restore --from FILE` (docs/deploy.md, Backup and restore).
 // A refused input (missing file, data dir not empty, damaged backup) says why on stderr and exits 2.
 import type { Command } from 'commander';
-import { dataDirPath, platformConfig, processEnv } from '../lib/config.js';
+import { dataDirPath, platformConfig, processEnv, storageConfigOf } from '../lib/config.js';
 import { BackupRefused, createBackup, restoreBackup } from '../platform/backup/index.js';
 import { PLATFORM_MIGRATIONS } from '../platform/db/platform-migrations.js';
 
@@ -45,7 +45,7 @@ export function registerBackupCommands(program: Command): void {
           from: opts.from,
           dataDir: dataDirPath(opts, env),
           databaseUrl: env.DATABASE_URL || undefined,
-          storage: platformConfig(opts, env).storage,
+          storage: storageConfigOf(env),
           knownMigrations: Object.keys(PLATFORM_MIGRATIONS),
         });
         for (const note of summary.notes) process.stderr.write(`overlook: note: ${note}\n`);
