@@ -79,11 +79,14 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  /** Every key in the bucket, in S3's order, a page of at most 1000 at a time (a bucket of millions of frames is never listed at once). */
-  async *keys(): AsyncGenerator<string> {
+  /**
+   * Every key in the bucket, in S3's order, a page at a time (a bucket of millions of frames is never
+   * listed at once); `pageSize` keys per request, S3's own maximum (1000) by default.
+   */
+  async *keys(pageSize?: number): AsyncGenerator<string> {
     let token: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, ContinuationToken: token }));
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, ContinuationToken: token, MaxKeys: pageSize }));
       for (const o of page.Contents ?? []) if (o.Key) yield o.Key;
       token = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (token);
