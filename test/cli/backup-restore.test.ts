@@ -106,6 +106,7 @@ function keepWriting(base: string, token: string, dataDir: string, env: Record<s
   const done = (async () => {
     for (let i = 0; !stopped; i++) {
       rounds.push(await writeRound(base, token, i));
+      if (stopped) break;
       const email = `person${i}@example.com`;
       const password = `password-${i}-${randomBytes(4).toString('hex')}`;
       const made = await overlookAsync(['users', 'create', '--email', email, '--password', password, '--data-dir', dataDir], env);
@@ -249,11 +250,14 @@ describe('overlook backup and restore on SQLite', () => {
       mkdirSync(empty);
       const inUse = readdirSync(restoredDir).sort();
 
-      const [missing, nonEmpty, bad, cut] = await Promise.all([
+      const [missing, nonEmpty, bad, cut, again, nothing] = await Promise.all([
         overlookAsync(['restore', '--from', join(work, 'nope.backup'), '--data-dir', join(work, 'a')]),
         overlookAsync(['restore', '--from', file, '--data-dir', restoredDir]),
         overlookAsync(['restore', '--from', join(work, 'corrupted.backup'), '--data-dir', empty]),
         overlookAsync(['restore', '--from', join(work, 'cut.backup'), '--data-dir', join(work, 'b')]),
+        // A backup never overwrites a file, and needs a database to copy.
+        overlookAsync(['backup', '--to', file, '--data-dir', restoredDir]),
+        overlookAsync(['backup', '--to', join(work, 'x.backup'), '--data-dir', join(work, 'no-data')]),
       ]);
       expect(missing.status).toBe(2);
       expect(missing.stderr).toContain('nope.backup does not exist');
@@ -269,11 +273,8 @@ describe('overlook backup and restore on SQLite', () => {
       expect(readdirSync(empty)).toEqual([]);
       expect(readdirSync(restoredDir).sort()).toEqual(inUse);
 
-      // A backup never overwrites a file, and needs a database to copy.
-      const again = await overlookAsync(['backup', '--to', file, '--data-dir', restoredDir]);
       expect(again.status).toBe(2);
       expect(again.stderr).toContain('already exists');
-      const nothing = await overlookAsync(['backup', '--to', join(work, 'x.backup'), '--data-dir', join(work, 'no-data')]);
       expect(nothing.status).toBe(2);
       expect(nothing.stderr).toContain('holds no database');
       expect(existsSync(join(work, 'x.backup'))).toBe(false);
