@@ -12,7 +12,7 @@ import { openDb, platformDbOptions } from '../../lib/db/index.js';
 import { appliedMigrations } from '../../lib/db/migrate.js';
 import type { PlatformDatabase } from '../database.js';
 import { PLATFORM_MIGRATIONS } from '../db/platform-migrations.js';
-import { checkKey, S3ObjectStore } from '../storage/index.js';
+import { checkKey, S3ObjectStore, type StoredObject } from '../storage/index.js';
 import { DATA_PREFIX, MANIFEST, OBJECTS_DIR, PG_DUMP, SQLITE_FILE, TOP_FILES } from './layout.js';
 import { FORMAT, FORMAT_VERSION, type Manifest, type ManifestFile, overlookVersion } from './manifest.js';
 import { pgDump } from './postgres-tools.js';
@@ -31,6 +31,8 @@ export interface BackupSummary {
 
 /** SQLite copies every page in one step: one read transaction, so writers (WAL) go on and the copy never restarts. */
 const ALL_PAGES = 0x7fffffff;
+/** Objects of a bucket asked for at once, ahead of the one being written. */
+const OBJECTS_AHEAD = 8;
 /** The object store's writes in progress: `<key>.<12 hex>.tmp`, renamed into place once complete. */
 const IN_PROGRESS = /\.[0-9a-f]{12}\.tmp$/;
 
@@ -153,12 +155,26 @@ export async function createBackup(config: PlatformConfig, to: string): Promise<
         // store: a backup restores into either kind of store.
         const bucket = new S3ObjectStore(config.storage);
         try {
-          for await (const key of bucket.keys()) {
-            if (!isObjectKey(key)) {
-              foreign++;
-              continue;
+          // The next objects are asked for while one is written: a request's latency, not the
+          // archive, is what paces a bucket. Their bodies wait, held back by their streams.
+          const keys = bucket.keys()[Symbol.asyncIterator]();
+          const ahead: { key: string; object: Promise<StoredObject | null> }[] = [];
+          let listed = false;
+          const askAhead = async () => {
+            while (!listed && ahead.length < OBJECTS_AHEAD) {
+              const next = await keys.next();
+              if (next.done) listed = true;
+              else if (!isObjectKey(next.value)) foreign++;
+              else {
+                const object = bucket.get(next.value);
+                object.catch(() => {}); // its failure is thrown when it is its turn
+                ahead.push({ key: next.value, object });
+              }
             }
-            const object = await bucket.get(key);
+          };
+          for (await askAhead(); ahead.length; await askAhead()) {
+            const { key, object: asked } = ahead.shift()!;
+            const object = await asked;
             if (!object) continue; // deleted by retention since it was listed
             const path = `${DATA_PREFIX}${OBJECTS_DIR}/${key}`;
             const sha256 = await tar.addStream(path, object.body, object.size);

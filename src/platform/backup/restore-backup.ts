@@ -39,6 +39,7 @@ export interface RestoreSummary {
 }
 
 const STAGING = '.restore-partial';
+const PUTS_AT_ONCE = 8;
 const MANIFEST_MAX_BYTES = 1 << 30;
 
 async function openBackup(from: string): Promise<FileHandle> {
@@ -176,6 +177,15 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreSummar
     // An older backup of an `s3` store holds no objects: the bucket was restored on its own, so it may hold them.
     const bucket = opts.storage?.kind === 's3' && holdsObjects ? await emptyBucket(opts.storage) : null;
     const putKeys: string[] = [];
+    /** Puts under way: a few at once, as a bucket's pace is its requests' latency. */
+    const puts = new Set<Promise<void>>();
+    const putObject = async (store: S3ObjectStore, key: string, bytes: Buffer, contentType: string) => {
+      putKeys.push(key);
+      const put: Promise<void> = store.put(key, bytes, contentType).finally(() => puts.delete(put));
+      put.catch(() => {}); // its failure is thrown by the race or the wait below
+      puts.add(put);
+      if (puts.size >= PUTS_AT_ONCE) await Promise.race(puts);
+    };
     const created = !existsSync(opts.dataDir);
     await mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
     const staging = join(opts.dataDir, STAGING);
@@ -189,13 +199,13 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreSummar
         const isObject = f.path.startsWith(objectPrefix);
         if (isObject && bucket) {
           const key = f.path.slice(objectPrefix.length);
-          await bucket.put(key, await entryBytes(file, entry, f.sha256), f.content_type ?? contentTypeOf(key));
-          putKeys.push(key);
+          await putObject(bucket, key, await entryBytes(file, entry, f.sha256), f.content_type ?? contentTypeOf(key));
         } else {
           await extract(file, entry, f.sha256, join(staging, inDir));
         }
         if (isObject) objects++;
       }
+      await Promise.all(puts);
       if (opts.databaseUrl) {
         const dump = join(staging, 'overlook.pgdump');
         const f = manifest.files.find((x) => x.path === PG_DUMP)!;
@@ -229,6 +239,7 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreSummar
       await rm(staging, { recursive: true, force: true });
       if (created) await rmdir(opts.dataDir).catch(() => {});
       // Best effort: the bucket was empty, and a restore that failed leaves it so where it can.
+      await Promise.allSettled(puts);
       if (bucket && putKeys.length) await bucket.delete(putKeys).catch(() => {});
       throw err;
     } finally {
