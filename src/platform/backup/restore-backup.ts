@@ -177,12 +177,22 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreSummar
     // An older backup of an `s3` store holds no objects: the bucket was restored on its own, so it may hold them.
     const bucket = opts.storage?.kind === 's3' && holdsObjects ? await emptyBucket(opts.storage) : null;
     const putKeys: string[] = [];
-    /** Puts under way: a few at once, as a bucket's pace is its requests' latency. */
+    /** Puts under way: a few at once, as a bucket's pace is its requests' latency. They never reject: the first failure is kept. */
     const puts = new Set<Promise<void>>();
+    let putFailed: { error: unknown } | undefined;
+    const putsDone = async () => {
+      await Promise.all(puts);
+      if (putFailed) throw putFailed.error;
+    };
     const putObject = async (store: S3ObjectStore, key: string, bytes: Buffer, contentType: string) => {
+      if (putFailed) throw putFailed.error;
       putKeys.push(key);
-      const put: Promise<void> = store.put(key, bytes, contentType).finally(() => puts.delete(put));
-      put.catch(() => {}); // its failure is thrown by the race or the wait below
+      const put: Promise<void> = store
+        .put(key, bytes, contentType)
+        .catch((error: unknown) => {
+          putFailed ??= { error };
+        })
+        .finally(() => puts.delete(put));
       puts.add(put);
       if (puts.size >= PUTS_AT_ONCE) await Promise.race(puts);
     };
@@ -205,7 +215,7 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreSummar
         }
         if (isObject) objects++;
       }
-      await Promise.all(puts);
+      await putsDone();
       if (opts.databaseUrl) {
         const dump = join(staging, 'overlook.pgdump');
         const f = manifest.files.find((x) => x.path === PG_DUMP)!;
@@ -239,7 +249,7 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreSummar
       await rm(staging, { recursive: true, force: true });
       if (created) await rmdir(opts.dataDir).catch(() => {});
       // Best effort: the bucket was empty, and a restore that failed leaves it so where it can.
-      await Promise.allSettled(puts);
+      await Promise.all(puts);
       if (bucket && putKeys.length) await bucket.delete(putKeys).catch(() => {});
       throw err;
     } finally {
