@@ -197,7 +197,10 @@ export async function restoreBackup(opts: RestoreOptions): Promise<RestoreSummar
       if (puts.size >= PUTS_AT_ONCE) await Promise.race(puts);
     };
     const created = !existsSync(opts.dataDir);
-    await mkdir(opts.dataDir, { recursive: true, mode: 0o700 });
+    await mkdir(opts.dataDir, { recursive: true, mode: 0o700 }).catch((err: unknown) => {
+      bucket?.close();
+      throw err;
+    });
     const staging = join(opts.dataDir, STAGING);
     try {
       await mkdir(staging, { mode: 0o700 });
