@@ -17,6 +17,7 @@ const all = [
   'cluster.ts',
   'plates.ts',
   'site-link.ts',
+  'backup.ts',
 ];
 const asked = process.argv.slice(2).map((a) => (a.endsWith('.ts') ? a : `${a}.ts`));
 const unknown = asked.filter((f) => !all.includes(f));

@@ -1,5 +1,6 @@
 // The tar module backups are written with (src/lib/archive/tar.ts): what it writes it reads back, long
-// names included, and a file cut short or with a damaged header is refused rather than half read.
+// names included, streams (objects read from S3) as files, and a file cut short or with a damaged
+// header is refused rather than half read; a stream longer or shorter than its size fails the write.
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { open, readFile, writeFile } from 'node:fs/promises';
@@ -75,5 +76,24 @@ describe('tar files', () => {
     const err = await list('link.tar').catch((e: unknown) => e);
     expect(err).toBeInstanceOf(BadArchiveError);
     expect(String(err)).toContain('not a regular file');
+  });
+
+  it('writes a stream of chunks as one entry, and refuses a stream that is not the size it said', async () => {
+    const bytes = Buffer.from(Array.from({ length: 3000 }, (_, i) => i % 251));
+    async function* chunks(of: Buffer) {
+      for (let at = 0; at < of.length; at += 700) yield new Uint8Array(of.subarray(at, at + 700));
+    }
+    const out = await open(join(dir, 'stream.tar'), 'w');
+    const tar = new TarWriter(out);
+    expect(await tar.addStream('data/objects/cameras/c1/a.jpg', chunks(bytes), bytes.length)).toBe(sha(bytes));
+    await tar.finish();
+    await out.close();
+    expect(await list('stream.tar')).toEqual([{ path: 'data/objects/cameras/c1/a.jpg', size: 3000, sha256: sha(bytes) }]);
+
+    const bad = await open(join(dir, 'bad-stream.tar'), 'w');
+    const writer = new TarWriter(bad);
+    await expect(writer.addStream('x.jpg', chunks(bytes), 2999)).rejects.toThrow(/became longer/);
+    await expect(writer.addStream('y.jpg', chunks(bytes), 3001)).rejects.toThrow(/became shorter/);
+    await bad.close();
   });
 });

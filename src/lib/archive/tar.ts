@@ -124,6 +124,26 @@ export class TarWriter {
     return hash.digest('hex');
   }
 
+  /**
+   * Adds the `size` bytes a stream yields (an object read from S3); returns their SHA-256 (hex). A
+   * stream that yields more or fewer bytes than `size` fails the backup: the header is already written.
+   */
+  async addStream(path: string, source: AsyncIterable<Uint8Array>, size: number): Promise<string> {
+    await this.entryHeader(path, size);
+    const hash = createHash('sha256');
+    let read = 0;
+    for await (const chunk of source) {
+      read += chunk.byteLength;
+      if (read > size) throw new Error(`${path} became longer while it was being copied`);
+      const bytes = Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+      hash.update(bytes);
+      await this.write(bytes);
+    }
+    if (read < size) throw new Error(`${path} became shorter while it was being copied`);
+    await this.write(Buffer.alloc(padding(size)));
+    return hash.digest('hex');
+  }
+
   /** The end-of-archive marker: two zero blocks. */
   async finish(): Promise<void> {
     await this.write(Buffer.alloc(2 * BLOCK));

@@ -221,6 +221,11 @@ function httpUrl(name: string, value: string | undefined): string | undefined {
   return u.toString().replace(/\/+$/, '');
 }
 
+/** The object store the environment names, for a command that needs no data dir made (`overlook restore`). */
+export function storageConfigOf(env: Env = processEnv()): StorageConfig {
+  return storageConfig(readEnv(PlatformEnv, env));
+}
+
 /** OVERLOOK_STORAGE=s3 with OVERLOOK_S3_* picks an S3-compatible bucket (path-style addressing). */
 function storageConfig(env: PlatformEnvValues): StorageConfig {
   if (env.OVERLOOK_STORAGE === 'fs') return { kind: 'fs' };

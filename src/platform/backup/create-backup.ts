@@ -1,6 +1,7 @@
 // `overlook backup`: one tar file holding a consistent copy of the database (SQLite's online backup, or
-// pg_dump's snapshot), the key files and the object store's files, and a manifest that checks them,
-// made while the platform serves (docs/deploy.md, Backup and restore).
+// pg_dump's snapshot), the key files and the object store's objects (its files, or its S3 bucket's
+// objects streamed in), and a manifest that checks them, made while the platform serves
+// (docs/deploy.md, Backup and restore).
 import { existsSync } from 'node:fs';
 import { link, mkdtemp, open, opendir, rm, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -11,7 +12,7 @@ import { openDb, platformDbOptions } from '../../lib/db/index.js';
 import { appliedMigrations } from '../../lib/db/migrate.js';
 import type { PlatformDatabase } from '../database.js';
 import { PLATFORM_MIGRATIONS } from '../db/platform-migrations.js';
-import { checkKey } from '../storage/index.js';
+import { checkKey, S3ObjectStore, type StoredObject } from '../storage/index.js';
 import { DATA_PREFIX, MANIFEST, OBJECTS_DIR, PG_DUMP, SQLITE_FILE, TOP_FILES } from './layout.js';
 import { FORMAT, FORMAT_VERSION, type Manifest, type ManifestFile, overlookVersion } from './manifest.js';
 import { pgDump } from './postgres-tools.js';
@@ -30,6 +31,8 @@ export interface BackupSummary {
 
 /** SQLite copies every page in one step: one read transaction, so writers (WAL) go on and the copy never restarts. */
 const ALL_PAGES = 0x7fffffff;
+/** Objects of a bucket asked for at once, ahead of the one being written. */
+const OBJECTS_AHEAD = 8;
 /** The object store's writes in progress: `<key>.<12 hex>.tmp`, renamed into place once complete. */
 const IN_PROGRESS = /\.[0-9a-f]{12}\.tmp$/;
 
@@ -124,6 +127,8 @@ export async function createBackup(config: PlatformConfig, to: string): Promise<
     const out = await open(partial, 'wx', 0o600);
     const files: ManifestFile[] = [];
     let objects = 0;
+    /** Keys in the bucket the platform never writes (another tool's objects): left out. */
+    let foreign = 0;
     try {
       const tar = new TarWriter(out);
       const add = async (path: string, file: string): Promise<boolean> => {
@@ -144,6 +149,40 @@ export async function createBackup(config: PlatformConfig, to: string): Promise<
         const root = join(config.dataDir, OBJECTS_DIR);
         for await (const key of filesUnder(root)) {
           if (isObjectKey(key) && (await add(`${DATA_PREFIX}${OBJECTS_DIR}/${key}`, join(root, key)))) objects++;
+        }
+      } else {
+        // The bucket's objects, one stream at a time, under the same paths as the files of the `fs`
+        // store: a backup restores into either kind of store.
+        const bucket = new S3ObjectStore(config.storage);
+        try {
+          // The next objects are asked for while one is written: a request's latency, not the
+          // archive, is what paces a bucket. Their bodies wait, held back by their streams.
+          const keys = bucket.keys()[Symbol.asyncIterator]();
+          const ahead: { key: string; object: Promise<StoredObject | null> }[] = [];
+          let listed = false;
+          const askAhead = async () => {
+            while (!listed && ahead.length < OBJECTS_AHEAD) {
+              const next = await keys.next();
+              if (next.done) listed = true;
+              else if (!isObjectKey(next.value)) foreign++;
+              else {
+                const object = bucket.get(next.value);
+                object.catch(() => {}); // its failure is thrown when it is its turn
+                ahead.push({ key: next.value, object });
+              }
+            }
+          };
+          for (await askAhead(); ahead.length; await askAhead()) {
+            const { key, object: asked } = ahead.shift()!;
+            const object = await asked;
+            if (!object) continue; // deleted by retention since it was listed
+            const path = `${DATA_PREFIX}${OBJECTS_DIR}/${key}`;
+            const sha256 = await tar.addStream(path, object.body, object.size);
+            files.push({ path, size: object.size, sha256, content_type: object.contentType });
+            objects++;
+          }
+        } finally {
+          bucket.close();
         }
       }
       const manifest: Manifest = {
@@ -170,8 +209,7 @@ export async function createBackup(config: PlatformConfig, to: string): Promise<
     await link(partial, target);
     const { size } = await stat(target);
     const notes: string[] = [];
-    if (config.storage.kind === 's3')
-      notes.push('the objects in the S3 bucket are not in this backup: back the bucket up on its own (versioning or replication)');
+    if (foreign) notes.push(`${foreign} object(s) in the S3 bucket have keys Overlook never writes: they are not in this backup`);
     if (config.secretKey) notes.push('OVERLOOK_SECRET_KEY is not in this backup: a restored platform needs the same value');
     return {
       file: target,

@@ -9,6 +9,8 @@ export interface ManifestFile {
   path: string;
   size: number;
   sha256: string;
+  /** Objects from an S3 bucket: the content type they were stored with, given back to the bucket they are restored into. */
+  content_type?: string;
 }
 
 export interface Manifest {
@@ -24,7 +26,10 @@ export interface Manifest {
     pg_dump?: string;
   };
   objects: {
-    /** `fs`: the files under `<data dir>/objects` are in the backup; `s3`: the bucket's objects are not. */
+    /**
+     * Where the objects were: `fs` (files under `<data dir>/objects`) or `s3` (a bucket). Either way they
+     * are in the backup under `data/objects/<key>`; a backup of an `s3` store made by an older version holds none.
+     */
     store: 'fs' | 's3';
     count: number;
   };
@@ -61,7 +66,13 @@ export function parseManifest(text: string): Manifest | string {
     return 'its manifest does not say which database it holds';
   }
   const files = m.files;
-  const fileOk = (f: ManifestFile) => isString(f?.path) && Number.isSafeInteger(f.size) && f.size >= 0 && isString(f.sha256) && SHA256.test(f.sha256);
+  const fileOk = (f: ManifestFile) =>
+    isString(f?.path) &&
+    Number.isSafeInteger(f.size) &&
+    f.size >= 0 &&
+    isString(f.sha256) &&
+    SHA256.test(f.sha256) &&
+    (f.content_type === undefined || isString(f.content_type));
   if (!Array.isArray(files) || !files.every(fileOk)) return 'its manifest has no valid list of files';
   if (new Set(files.map((f) => f.path)).size !== files.length) return 'its manifest lists a file twice';
   if (!m.objects || (m.objects.store !== 'fs' && m.objects.store !== 's3')) return 'its manifest does not say where the objects were';

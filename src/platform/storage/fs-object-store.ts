@@ -4,10 +4,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { checkKey, type ObjectStore, type StoredObject } from './object-store.js';
-
-const TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', mp4: 'video/mp4', json: 'application/json' };
-const typeOf = (key: string) => TYPES[key.slice(key.lastIndexOf('.') + 1).toLowerCase()] ?? 'application/octet-stream';
+import { checkKey, contentTypeOf, type ObjectStore, type StoredObject } from './object-store.js';
 
 export class FsObjectStore implements ObjectStore {
   readonly kind = 'fs';
@@ -36,7 +33,7 @@ export class FsObjectStore implements ObjectStore {
     const file = this.pathOf(key);
     try {
       const { size } = await stat(file);
-      return { body: createReadStream(file), size, contentType: typeOf(key) };
+      return { body: createReadStream(file), size, contentType: contentTypeOf(key) };
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw err;

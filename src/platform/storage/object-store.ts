@@ -28,3 +28,8 @@ export function checkKey(key: string): string {
   if (!SAFE_KEY.test(key)) throw new Error(`bad object key ${JSON.stringify(key)}`);
   return key;
 }
+
+const TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', gif: 'image/gif', mp4: 'video/mp4', json: 'application/json' };
+
+/** The content type a key's extension names: what the `fs` store serves, which keeps none of its own. */
+export const contentTypeOf = (key: string) => TYPES[key.slice(key.lastIndexOf('.') + 1).toLowerCase()] ?? 'application/octet-stream';

@@ -2,7 +2,7 @@
 // with path-style addressing so self-hosted endpoints work without wildcard DNS. Chosen by config
 // (OVERLOOK_STORAGE=s3); the filesystem store stays the default.
 import type { Readable } from 'node:stream';
-import { DeleteObjectsCommand, GetObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import { DeleteObjectsCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
 import { checkKey, type ObjectStore, type StoredObject } from './object-store.js';
 
 export interface S3StoreOptions {
@@ -77,6 +77,19 @@ export class S3ObjectStore implements ObjectStore {
       if (failed.length > 0)
         throw new Error(`S3 refused to delete ${failed.length} object(s), first ${failed[0]!.Key}: ${failed[0]!.Code} ${failed[0]!.Message ?? ''}`);
     }
+  }
+
+  /**
+   * Every key in the bucket, in S3's order, a page at a time (a bucket of millions of frames is never
+   * listed at once); `pageSize` keys per request, S3's own maximum (1000) by default.
+   */
+  async *keys(pageSize?: number): AsyncGenerator<string> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, ContinuationToken: token, MaxKeys: pageSize }));
+      for (const o of page.Contents ?? []) if (o.Key) yield o.Key;
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   close(): void {
