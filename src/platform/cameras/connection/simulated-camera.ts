@@ -4,7 +4,7 @@
 import sharp from 'sharp';
 import type { CameraConnection, HealthResult, OnvifGateway, Snapshot } from './camera-connection.js';
 import type { PtzControl } from '../ptz/ptz-control.js';
-import { SimulatedPtz, simNormalPosition, simPosition, type SimState } from '../ptz/simulated-ptz.js';
+import { DEFAULT_SIM_STATE, SimulatedPtz, simNormalPosition, simPosition, type SimState } from '../ptz/simulated-ptz.js';
 import { SimulatedOnvif } from '../onvif/simulated-onvif.js';
 
 export { DEFAULT_SIM_STATE, type SimState } from '../ptz/simulated-ptz.js';
@@ -43,8 +43,8 @@ export class SimulatedCamera implements CameraConnection {
     return new SimulatedOnvif(this.name, this.ptz());
   }
 
-  async snapshot(): Promise<Snapshot> {
-    const takenAt = new Date();
+  /** The scene now, or at `takenAt` (demo history is drawn as it would have been then). */
+  async snapshot(takenAt = new Date()): Promise<Snapshot> {
     const { width, height } = this.size;
     const time = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: this.timeZone }).format(takenAt);
     const { pan, tilt, zoom } = simPosition(this.state, takenAt);
@@ -85,4 +85,10 @@ export class SimulatedCamera implements CameraConnection {
       battery: solarBattery(shot.takenAt, this.timeZone),
     };
   }
+}
+
+/** A simulated camera's scene as it was drawn at `at`, as a JPEG (the demo data's history). */
+export async function simulatedSceneAt(camera: { name: string; timezone: string; sim_state: string }, at: Date): Promise<Buffer> {
+  const state = { ...DEFAULT_SIM_STATE, ...(JSON.parse(camera.sim_state) as Partial<SimState>) };
+  return (await new SimulatedCamera(camera.name, camera.timezone, state).snapshot(at)).jpeg;
 }
