@@ -24,7 +24,7 @@ export interface StreamSpec {
   frames?: FrameSource;
 }
 
-export interface FrameSource {
+interface FrameSource {
   /** The picture now, as a JPEG. */
   render: () => Promise<Buffer>;
   fps: number;
