@@ -99,7 +99,7 @@ describe('a video wall live', () => {
     it(`plays every tile on screen and stops the others (${viewport})`, async () => {
       const shown = viewport === 'desktop' ? wall : tallWall;
       const count = viewport === 'desktop' ? 4 : 6;
-      const { page, errors } = await web.open(ada, viewport, `#/walls/${shown.id}`);
+      const { page, errors, context } = await web.open(ada, viewport, `#/walls/${shown.id}`);
       await page.waitForSelector(`h1:text("${shown.name}")`);
       expect(await page.title()).toBe(`${shown.name} · Overlook`);
       expect(await page.textContent('.wall-count')).toBe(`${count} cameras`);
@@ -162,6 +162,8 @@ describe('a video wall live', () => {
       // Leaving the wall stops every tile.
       expect(await page.locator('.wall-tile').count()).toBe(0);
       expect(errors).toEqual([]);
+      // The camera's own live view would keep its stream running for the next test: closed.
+      await context.close();
     }, 240_000);
   }
 
