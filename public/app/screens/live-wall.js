@@ -1,8 +1,8 @@
-// A video wall live (docs/cameras.md, Video walls): its grid of cameras filling the screen, each tile the
+// A video wall live (docs/web-app.md, Video wall): its grid of cameras filling the screen, each tile the
 // camera's live stream (lib/live-player.js). Only a tile on screen streams: one scrolled out of view, or
 // every tile while the tab is hidden, stops its stream, so the platform ends ffmpeg for a camera nobody
-// watches. A tile the platform refuses (its stream limits) shows the camera's picture instead. On a narrow
-// screen the grid becomes one column, scrolled.
+// watches. A tile the platform refuses (its stream limits) shows the camera's picture instead and asks
+// again a little later. On a narrow screen the grid becomes one column, scrolled.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from '../lib/html.js';
 import { useApi } from '../lib/hooks.js';
@@ -10,6 +10,9 @@ import { isBusy, useLivePlayer } from '../lib/live-player.js';
 import { CameraPicture, useLiveSnapshot } from '../lib/live-snapshot.js';
 import { href } from '../lib/router.js';
 import { ErrorNote, Loading } from '../lib/ui.js';
+
+/** How long a tile the platform refused for load waits before it asks again. */
+const BUSY_RETRY_MS = 20_000;
 
 /** Whether the element is on screen (partly is enough) while the page itself is visible. */
 function useOnScreen(ref) {
@@ -51,6 +54,13 @@ function WallTile({ tile }) {
   const shown = useOnScreen(box);
   const live = useLivePlayer(shown ? tile.camera_exid : null, video, attempt);
   const phase = shown ? live.phase : 'paused';
+  // A wall runs unattended: a tile refused for load tries again by itself once streams may have stopped.
+  const busy = phase === 'failed' && isBusy(live.error);
+  useEffect(() => {
+    if (!busy) return undefined;
+    const timer = setTimeout(() => setAttempt((a) => a + 1), BUSY_RETRY_MS);
+    return () => clearTimeout(timer);
+  }, [busy, attempt]);
   return html`
     <li class=${`wall-tile tile-row-${tile.row} tile-col-${tile.column}`} ref=${box} data-camera=${tile.camera_exid} data-phase=${phase}>
       <video ref=${video} class=${`wall-video${phase === 'failed' ? ' gone' : ''}`} muted autoplay playsinline aria-label=${`Live video from ${tile.camera_name}`}></video>
