@@ -3,7 +3,7 @@
 // then SIGKILL) and removes the folder. Who watches is counted by the viewer ids of the media tokens.
 // A stream made of pictures (the simulated camera) has its frames piped into ffmpeg's stdin.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { FastifyBaseLogger } from 'fastify';
@@ -16,10 +16,8 @@ export interface StreamSpec {
   /** What the stream is made of, reported by `/streaming`: `copy`, `encode` or `simulated`. */
   mode: 'copy' | 'encode' | 'simulated';
   args: string[];
-  /** Extra environment (TZ for the simulated camera's clock). */
+  /** Extra environment for ffmpeg. */
   env?: Record<string, string>;
-  /** Small files ffmpeg reads from its folder. */
-  files?: Record<string, string>;
   /** Pictures written to ffmpeg's stdin: the latest frame `fps` times a second, asked for anew every `renderMs`. */
   frames?: FrameSource;
 }
@@ -69,7 +67,6 @@ export class HlsStream {
 
   /** Starts ffmpeg and resolves once the first playlist is written; rejects with 502/504 otherwise. */
   async start(): Promise<void> {
-    for (const [name, content] of Object.entries(this.spec.files ?? {})) writeFileSync(join(this.dir, name), content);
     const frames = this.spec.frames;
     // The first picture before ffmpeg starts, so it has one to encode at once.
     let frame = frames
