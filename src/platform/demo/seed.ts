@@ -1,7 +1,7 @@
 // Demo data for `overlook up`: created once, on first start, through the same services the API uses.
 // Besides the projects and cameras, a week of what a working site leaves behind, so every screen
 // opens with something in it: a frame an hour of each camera, the gate camera's plate reads (with a
-// watch list naming the regular suppliers), comments on frames, and media hub items.
+// watch list naming the regular suppliers), comments on frames, media hub items and a video wall.
 import { randomBytes } from 'node:crypto';
 import { simulatedSceneAt } from '../cameras/index.js';
 import { createUser, findUserByEmail } from '../users/index.js';
@@ -41,7 +41,9 @@ const COMMENTS = [
 /** A small number from an index, the same on every run (no randomness in demo data). */
 const jitter = (i: number, range: number) => (((i * 7919) % 97) / 97) * range;
 
-type DemoNeeds = Needs<'db' | 'projects' | 'directory' | 'cameras' | 'recordingSettings' | 'snapshotWriter' | 'anpr' | 'anprGates' | 'comments' | 'mediaHub'>;
+type DemoNeeds = Needs<
+  'db' | 'projects' | 'directory' | 'cameras' | 'recordingSettings' | 'snapshotWriter' | 'anpr' | 'anprGates' | 'comments' | 'mediaHub' | 'videoWalls'
+>;
 
 export async function seedDemoData(s: DemoNeeds, now = new Date()): Promise<DemoData | null> {
   if (await findUserByEmail(s.db, DEMO_EMAIL)) return null;
@@ -76,6 +78,16 @@ export async function seedDemoData(s: DemoNeeds, now = new Date()): Promise<Demo
     await s.comments.create(await ref(cam.project_exid), owner, { camera_exid: cam.exid, timestamp: at, position2d: { x: c.x, y: c.y }, content: c.content });
   }
   await seedMedia(s, towerRef, cams[0]!.exid, user.id, now);
+  // The site office's screen: both Tower cameras side by side (the web app's #/walls/{id}).
+  await s.videoWalls.create(user.id, towerRef.id, {
+    name: 'Site office',
+    rows: 1,
+    columns: 2,
+    tiles: [
+      { row: 0, column: 0, camera_exid: cams[0]!.exid },
+      { row: 0, column: 1, camera_exid: cams[1]!.exid },
+    ],
+  });
   return { email: DEMO_EMAIL, password, projects: [tower.exid, bridge.exid], cameras: cams.map((c) => c.exid) };
 }
 

@@ -77,7 +77,7 @@ describe('demo history', () => {
     expect(JSON.stringify(watch.json())).toContain('Readymix Concrete');
   });
 
-  it('comments on both projects and media hub items, ready at once', async () => {
+  it('comments on both projects, media hub items ready at once, and a video wall', async () => {
     const [tower, bridge] = demo.projects;
     const comments = await app().inject({ method: 'GET', url: `/v2/projects/${tower}/comments`, headers: auth });
     expect(comments.statusCode, comments.body).toBe(200);
@@ -88,5 +88,7 @@ describe('demo history', () => {
     const items = media.json().data as { title: string; status: string; type: string }[];
     expect(items.map((i) => i.type).sort()).toEqual(['file', 'url']);
     expect(items.every((i) => i.status === 'completed')).toBe(true);
+    const walls = await app().inject({ method: 'GET', url: `/v2/video-walls?project_exid=${tower}`, headers: auth });
+    expect(walls.json().map((w: { name: string; tiles: unknown[] }) => [w.name, w.tiles.length])).toEqual([['Site office', 2]]);
   });
 });
