@@ -13,6 +13,7 @@ import { Comments } from './screens/comments.js';
 import { Members } from './screens/members.js';
 import { SiteRecorders } from './screens/site-recorders.js';
 import { CameraLive } from './screens/camera-live.js';
+import { LiveWall } from './screens/live-wall.js';
 import { Recordings } from './screens/recordings.js';
 import { Anpr } from './screens/anpr.js';
 import { GateReport } from './screens/gate-report.js';
@@ -85,6 +86,9 @@ function App() {
   const open = OPEN_ROUTES.some(([pattern]) => match(pattern, path));
   if (open) return html`<main id="main"><${OpenScreen} path=${path} /></main>`;
   if (!session) return html`<main id="main"><${SignIn} /></main>`;
+  // A video wall fills the screen: no header, its own bar.
+  const wall = match('/walls/:wall', path);
+  if (wall) return html`<main id="main" class="wall-main"><${LiveWall} key=${path} ...${wall} /></main>`;
   return html`
     <a class="skip" href="#main" onClick=${skipToMain}>Skip to content</a>
     <header class="top">

@@ -92,6 +92,29 @@ function cell(row, text) {
   return td;
 }
 
+/** How often the list is read again while the page is in view. */
+const USAGE_EVERY_MS = 15_000;
+
+/**
+ * Reads the keys again and updates "Last used" in place, so focus and the scroll position stay where
+ * they are; a list that changed otherwise (a key added, revoked or expired elsewhere) is drawn again,
+ * unless the person is on one of its buttons.
+ */
+async function refreshUsage() {
+  const keys = await api('GET', '/v2/api-keys');
+  const rows = [...$('#key-table tbody').rows];
+  const same = rows.length === keys.length && keys.every((k, i) => rows[i].dataset.keyId === k.id && rows[i].dataset.status === k.status);
+  if (!same) {
+    if (!$('#key-table').contains(document.activeElement)) await refresh();
+    return;
+  }
+  keys.forEach((k, i) => {
+    const td = rows[i].querySelector('td[data-label="Last used"]');
+    const text = dateText(k.last_used_at);
+    if (td && td.textContent !== text) td.textContent = text;
+  });
+}
+
 async function refresh() {
   const keys = await api('GET', '/v2/api-keys');
   const body = $('#key-table tbody');
@@ -101,6 +124,7 @@ async function refresh() {
     const row = body.insertRow();
     row.dataset.keyId = key.id;
     row.dataset.keyName = key.name;
+    row.dataset.status = key.status;
     const name = document.createElement('th');
     name.scope = 'row';
     name.textContent = key.name;
@@ -365,12 +389,13 @@ document.addEventListener('DOMContentLoaded', () => {
   $('#test-close').addEventListener('click', () => $('#test-dialog').close());
   if (sessionStorage.getItem(TOKEN)) start().catch(() => signedOut());
   // Keys are used elsewhere (a script, a terminal): the list is read again whenever the page is looked
-  // at again, so "Last used" is current without a reload. Not under an open dialog, which would lose
-  // what is being typed there.
+  // at again, and every little while as long as it is in view, so "Last used" is current without a
+  // reload. Not under an open dialog, which would lose what is being typed there.
   const refreshWhenSeen = () => {
     if (document.visibilityState !== 'visible' || $('#keys').hidden || document.querySelector('dialog[open]')) return;
-    refresh().catch(() => {});
+    refreshUsage().catch(() => {});
   };
   document.addEventListener('visibilitychange', refreshWhenSeen);
   window.addEventListener('focus', refreshWhenSeen);
+  setInterval(refreshWhenSeen, USAGE_EVERY_MS);
 });

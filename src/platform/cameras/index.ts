@@ -26,3 +26,4 @@ export { CamerasService, checkConnection } from './cameras-service.js';
 export type { CamerasTable } from './cameras-tables.js';
 export type { CameraConnection, ConnectionDetails, HealthResult, Snapshot } from './connection/camera-connection.js';
 export { CameraConnections } from './connection/connections.js';
+export { simulatedSceneAt } from './connection/simulated-camera.js';

@@ -1,6 +1,6 @@
 // The ffmpeg commands behind live view: a real camera's RTSP stream repackaged as HLS (video copied
-// when it is H.264, encoded to H.264 otherwise), or the simulated camera's stream, which ffmpeg makes
-// itself: a test pattern with the camera's name and its local clock drawn on it.
+// when it is H.264, encoded to H.264 otherwise), or the simulated camera's stream: the same scene as its
+// snapshots, rendered by the app and piped into ffmpeg as JPEG frames.
 
 /** Segment length in seconds: short, so a viewer sees the picture within a few seconds. */
 const HLS_SEGMENT_SECONDS = 2;
@@ -87,30 +87,30 @@ export function rtspHlsArgs(url: string, transport: RtspTransport, copy: boolean
   ];
 }
 
+/** Frames a second the simulated camera's scene is piped in at (ffmpeg repeats them up to the stream's rate). */
+export const SIMULATED_INPUT_FPS = 5;
+
 /**
- * The simulated camera's stream. The name is read from `name.txt` beside the playlist (no escaping of
- * user text inside a filter graph); the clock is ffmpeg's local time, in the camera's time zone (TZ).
+ * The simulated camera's stream: JPEG frames of its scene on stdin (the app renders them as it renders
+ * its snapshots, so the live picture follows PTZ moves), encoded to the stream's size and rate.
  */
 export function simulatedHlsArgs(): string[] {
   const { width, height, fps } = SIMULATED_STREAM;
-  const draw = 'font=DejaVu Sans:fontcolor=white:fontsize=20:box=1:boxcolor=black@0.55:boxborderw=8';
-  const filter = [
-    `drawtext=${draw}:expansion=none:textfile=name.txt:x=12:y=12`,
-    // `\\:` survives both levels of filter-graph escaping as the `:` inside %{localtime:…}.
-    `drawtext=${draw}:text=%{localtime\\\\:%F %T}:x=12:y=h-th-16`,
-  ].join(',');
   return [
     '-hide_banner',
     '-nostdin',
     '-loglevel',
     'warning',
-    '-re',
     '-f',
-    'lavfi',
+    'image2pipe',
+    '-framerate',
+    String(SIMULATED_INPUT_FPS),
+    '-c:v',
+    'mjpeg',
     '-i',
-    `testsrc2=size=${width}x${height}:rate=${fps}`,
+    'pipe:0',
     '-vf',
-    filter,
+    `scale=${width}:${height},fps=${fps}`,
     ...x264(fps),
     ...hlsOutput(),
   ];

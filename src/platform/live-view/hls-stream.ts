@@ -1,8 +1,9 @@
 // One camera's live HLS stream: one ffmpeg writing a rolling playlist and its segments into a folder of
 // its own. It is ready once ffmpeg has written the first playlist; stopping it ends ffmpeg (SIGTERM,
 // then SIGKILL) and removes the folder. Who watches is counted by the viewer ids of the media tokens.
+// A stream made of pictures (the simulated camera) has its frames piped into ffmpeg's stdin.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { FastifyBaseLogger } from 'fastify';
@@ -15,10 +16,17 @@ export interface StreamSpec {
   /** What the stream is made of, reported by `/streaming`: `copy`, `encode` or `simulated`. */
   mode: 'copy' | 'encode' | 'simulated';
   args: string[];
-  /** Extra environment (TZ for the simulated camera's clock). */
+  /** Extra environment for ffmpeg. */
   env?: Record<string, string>;
-  /** Small files ffmpeg reads from its folder (the simulated camera's name). */
-  files?: Record<string, string>;
+  /** Pictures written to ffmpeg's stdin: the latest frame `fps` times a second, asked for anew every `renderMs`. */
+  frames?: FrameSource;
+}
+
+interface FrameSource {
+  /** The picture now, as a JPEG. */
+  render: () => Promise<Buffer>;
+  fps: number;
+  renderMs: number;
 }
 
 /** How long a first playlist may take (RTSP connection, first keyframe, first segment). */
@@ -34,6 +42,7 @@ export class HlsStream {
   private closed: Promise<void> = Promise.resolve();
   private lastReason: string | null = null;
   private exitedEarly = false;
+  private feeders: NodeJS.Timeout[] = [];
   /** When a playlist or segment was last fetched; the idle sweep reads it once the stream is ready. */
   lastFetch = Date.now();
   ready = false;
@@ -58,9 +67,50 @@ export class HlsStream {
 
   /** Starts ffmpeg and resolves once the first playlist is written; rejects with 502/504 otherwise. */
   async start(): Promise<void> {
-    for (const [name, content] of Object.entries(this.spec.files ?? {})) writeFileSync(join(this.dir, name), content);
-    const child = spawn(this.ffmpeg, this.spec.args, { cwd: this.dir, env: inheritedEnv(this.spec.env), stdio: ['ignore', 'ignore', 'pipe'] });
+    const frames = this.spec.frames;
+    // The first picture before ffmpeg starts, so it has one to encode at once.
+    let frame = frames
+      ? await frames.render().catch((err: Error) => {
+          throw new ApiError('BAD_GATEWAY', `The live stream could not start: no picture to stream (${err.message})`);
+        })
+      : null;
+    const child = spawn(this.ffmpeg, this.spec.args, {
+      cwd: this.dir,
+      env: inheritedEnv(this.spec.env),
+      stdio: [frames ? 'pipe' : 'ignore', 'ignore', 'pipe'],
+    });
     this.child = child;
+    if (frames && child.stdin) {
+      const stdin = child.stdin;
+      // ffmpeg ending closes the pipe: that is reported by its exit, not here.
+      stdin.on('error', () => undefined);
+      let rendering = false;
+      let renderFailed = false;
+      this.feeders.push(
+        setInterval(() => {
+          if (frame && stdin.writable && stdin.writableLength < 4 * frame.length) stdin.write(frame);
+        }, 1000 / frames.fps),
+        setInterval(() => {
+          if (rendering) return;
+          rendering = true;
+          frames
+            .render()
+            .then((jpeg) => {
+              frame = jpeg;
+              renderFailed = false;
+            })
+            .catch((err: Error) => {
+              // The last picture stays on screen; said once, not every few hundred milliseconds.
+              if (!renderFailed) this.log.warn({ stream: this.label, err: err.message }, 'live view frame not rendered');
+              renderFailed = true;
+            })
+            .finally(() => {
+              rendering = false;
+            });
+        }, frames.renderMs),
+      );
+      for (const t of this.feeders) t.unref();
+    }
     this.closed = new Promise((resolve) => {
       child.once('close', () => resolve());
       child.once('error', () => resolve());
@@ -79,6 +129,7 @@ export class HlsStream {
     });
     child.once('close', (code, signal) => {
       this.child = null;
+      this.stopFeeding();
       if (this.stopped) return;
       this.exitedEarly = true;
       this.log.warn({ stream: this.label, code, signal, reason: this.lastReason }, 'live view ffmpeg ended');
@@ -109,11 +160,19 @@ export class HlsStream {
     return this.viewers.size;
   }
 
+  private stopFeeding(): void {
+    for (const t of this.feeders) clearInterval(t);
+    this.feeders = [];
+  }
+
   /** Ends ffmpeg and removes the folder; safe to call more than once. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopFeeding();
     const child = this.child;
     if (child && child.exitCode === null && child.signalCode === null) {
+      // A piped stream's ffmpeg waits on its input: the end of it lets it finish at once.
+      child.stdin?.end();
       child.kill('SIGTERM');
       const killer = setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
       await this.closed;

@@ -1,6 +1,7 @@
 // Live view (docs/cameras.md): a snapshot straight from the camera, an HLS stream made on demand by ffmpeg
 // and shared by every viewer of the camera, and the stream's details. Real cameras are reached through
-// their stored connection (credentials stay server-side); the simulated camera's stream is made by ffmpeg.
+// their stored connection (credentials stay server-side); the simulated camera's stream is its snapshot
+// scene, drawn by the app and encoded by ffmpeg.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
@@ -13,7 +14,7 @@ import type { AccessDirectory } from '../directory/index.js';
 import { tokenChallenge, type Principal } from '../access/index.js';
 import type { CameraRow, ConnectionDetails, CameraConnections, CamerasService } from '../cameras/index.js';
 import type { WorkLeases } from '../work/index.js';
-import { PLAYLIST_FILE, rtspHlsArgs, SEGMENT_NAME, SIMULATED_STREAM, simulatedHlsArgs, withCredentials } from './ffmpeg-args.js';
+import { PLAYLIST_FILE, rtspHlsArgs, SEGMENT_NAME, SIMULATED_INPUT_FPS, SIMULATED_STREAM, simulatedHlsArgs, withCredentials } from './ffmpeg-args.js';
 import type { StreamSpec } from './hls-stream.js';
 import type { LiveStreams, StreamStatus } from './live-streams.js';
 import { type MediaTokens, SEGMENT_TOKEN_SECONDS, subjectOf, type MediaClaims } from './media-tokens.js';
@@ -21,6 +22,9 @@ import { avcCodecs, masterPlaylist, withTokens } from './playlists.js';
 import { ProbeError, type StreamProbe, type StreamInfo } from './stream-probe.js';
 
 const run = promisify(execFile);
+
+/** How often the simulated camera's live scene is drawn again (its clock, a PTZ move). */
+const SIMULATED_RENDER_MS = 500;
 
 export interface LiveSnapshot {
   jpeg: Buffer;
@@ -218,7 +222,9 @@ export class LiveViewService {
   /** What makes the camera's stream, in the order to try; 404 when the camera has none. */
   private async specs(row: CameraRow): Promise<StreamSpec[]> {
     if (row.kind === 'simulated') {
-      return [{ mode: 'simulated', args: simulatedHlsArgs(), env: { TZ: row.timezone }, files: { 'name.txt': row.name.replace(/[\r\n]+/g, ' ') } }];
+      // The scene of its snapshots, drawn afresh from the stored row: a PTZ move shows within a render.
+      const render = async () => (await this.connections.connect(await this.cameras.row(row.exid)).snapshot()).jpeg;
+      return [{ mode: 'simulated', args: simulatedHlsArgs(), frames: { render, fps: SIMULATED_INPUT_FPS, renderMs: SIMULATED_RENDER_MS } }];
     }
     const conn = details(row);
     if (!conn.rtsp_url) throw new ApiError('NOT_FOUND', 'This camera has no live stream: no RTSP URL is configured');

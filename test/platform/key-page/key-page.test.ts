@@ -101,6 +101,20 @@ describe('the key page', () => {
         return row('nightly report').locator('td[data-label="Last used"]').textContent();
       })
       .not.toBe('never');
+    // Used again while the page stays in view, focus on one of the key's buttons: "Last used" follows
+    // within the page's refresh, in place, and the focus stays where it was.
+    const lastUsed = () => row('nightly report').locator('td[data-label="Last used"]').textContent();
+    await tp.t.db.kysely.updateTable('api_keys').set({ last_used_at: '2020-01-06T09:00:00.000Z' }).where('name', '=', 'nightly report').execute();
+    await expect
+      .poll(async () => {
+        await page.evaluate('window.dispatchEvent(new Event("focus"))');
+        return lastUsed();
+      })
+      .toContain('2020');
+    await row('nightly report').locator('button[data-action=test]').focus();
+    expect((await withKey(value)).statusCode).toBe(200);
+    await expect.poll(lastUsed, { timeout: 45_000, interval: 500 }).not.toContain('2020');
+    expect(await page.evaluate('document.activeElement?.dataset.action')).toBe('test');
   });
 
   it('tests the key with the access explainer', async () => {
@@ -219,8 +233,10 @@ describe('the key page', () => {
     const inPhone = (sel: string) => phone.locator(sel);
     await phone.goto(`${url}/keys`);
     await phone.waitForSelector('#keys:not([hidden])');
-    expect(await phone.getAttribute('a.back', 'href')).toBe('/');
-    expect(await phone.textContent('a.back')).toContain('Overlook');
+    // The app's header: its brand leads back to the app, its navigation marks this page.
+    expect(await phone.getAttribute('header.top a.brand', 'href')).toBe('/');
+    expect(await phone.textContent('header.top a.brand')).toBe('Overlook');
+    expect(await phone.textContent('header.top nav a[aria-current="page"]')).toBe('API keys');
     await expect.poll(() => inPhone('#key-table tbody tr').count()).toBeGreaterThanOrEqual(3);
     expect(await horizontalOverflow(phone)).toBe(0);
     expect(await seriousA11yViolations(phone)).toEqual([]);

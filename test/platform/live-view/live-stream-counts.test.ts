@@ -3,9 +3,8 @@
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { simulatedHlsArgs } from '../../../src/platform/live-view/ffmpeg-args.js';
 import { LiveStreams } from '../../../src/platform/live-view/live-streams.js';
-import { scratchDir } from './media-helpers.js';
+import { pictureSpec, scratchDir } from './media-helpers.js';
 
 const scratch = scratchDir();
 const quiet = { warn() {}, info() {} } as unknown as FastifyBaseLogger;
@@ -15,7 +14,7 @@ describe('LiveStreams.counts', () => {
   it('counts the running streams and their distinct viewers, and nothing once stopped', async () => {
     const streams = new LiveStreams(join(scratch.dir, 'counts'), 'ffmpeg', 60_000, quiet, { perNode: 4, perPerson: 4 });
     streams.start();
-    const spec = async () => [{ mode: 'encode' as const, args: simulatedHlsArgs(), env: { TZ: 'UTC' }, files: { 'name.txt': 'Counted' } }];
+    const spec = async () => [pictureSpec()];
     try {
       expect(streams.counts()).toEqual({ running: 0, starting: 0, viewers: 0 });
       const opening = streams.open('cam-1', spec, 'ann');

@@ -4,10 +4,9 @@ import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { afterAll, describe, expect, it } from 'vitest';
-import { simulatedHlsArgs } from '../../../src/platform/live-view/ffmpeg-args.js';
 import { LiveStreams } from '../../../src/platform/live-view/live-streams.js';
 import { ApiError } from '../../../src/lib/errors.js';
-import { processesWith, scratchDir } from './media-helpers.js';
+import { pictureSpec, processesWith, scratchDir } from './media-helpers.js';
 
 const scratch = scratchDir();
 const quiet = { warn() {}, info() {} } as unknown as FastifyBaseLogger;
@@ -31,7 +30,7 @@ describe('LiveStreams', () => {
       mode: 'copy' as const,
       args: ['-hide_banner', '-nostdin', '-loglevel', 'error', '-i', 'no-such-input.mp4', '-c', 'copy', '-f', 'hls', 'live.m3u8'],
     };
-    const working = { mode: 'encode' as const, args: simulatedHlsArgs(), env: { TZ: 'UTC' }, files: { 'name.txt': 'Fallback' } };
+    const working = pictureSpec();
 
     const stream = await streams.open('cam-a', async () => [broken, working], 'person-1');
     expect(stream.spec.mode).toBe('encode');
@@ -58,7 +57,7 @@ describe('LiveStreams', () => {
     const root = join(scratch.dir, 'capped');
     const streams = new LiveStreams(root, 'ffmpeg', 60_000, quiet, { perNode: 2, perPerson: 1 });
     streams.start();
-    const spec = async () => [{ mode: 'encode' as const, args: simulatedHlsArgs(), env: { TZ: 'UTC' }, files: { 'name.txt': 'Capped' } }];
+    const spec = async () => [pictureSpec()];
     try {
       await streams.open('cam-1', spec, 'ann');
       await expect(streams.open('cam-2', spec, 'ann')).rejects.toMatchObject({ code: 'TOO_MANY_REQUESTS', headers: { 'retry-after': expect.any(String) } });

@@ -3,13 +3,14 @@
 // details, the idle stop, and no ffmpeg left behind.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MEDIA_AUDIENCE } from '../../../src/platform/live-view/media-tokens.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { checkEndpointAccess, type EndpointSpec } from '../../helpers/access.js';
-import { decodes, play, probeFile, processesWith, scratchDir, uris } from './media-helpers.js';
+import { decodes, jpegScene, lastFrameScene, play, probeFile, processesWith, sceneDifference, scratchDir, uris } from './media-helpers.js';
 import { eventually } from '../../helpers/eventually.js';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
@@ -169,6 +170,64 @@ describe('HLS of the simulated camera', () => {
     expect(uris(media.body).length).toBeGreaterThan(0);
     const bad = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${cam.exid}/hls?format=xml`, headers: owner.auth });
     expect(bad.statusCode).toBe(400);
+  });
+});
+
+describe('the simulated camera live', () => {
+  /** The scene of the newest segment's last frame, from a segment begun after `after` (a segment number). */
+  const newestScene = async (mediaUrl: string, after: number): Promise<{ scene: Buffer; n: number }> => {
+    let found: { url: string; n: number } | null = null;
+    await eventually(
+      async () => {
+        const res = await tp.app.inject({ method: 'GET', url: mediaUrl });
+        if (res.statusCode !== 200) return false;
+        const last = uris(res.body).at(-1);
+        const n = Number(/seg_(\d+)\.ts/.exec(last ?? '')?.[1] ?? -1);
+        if (n <= after) return false;
+        const u = new URL(last!, `http://overlook.test${mediaUrl}`);
+        found = { url: u.pathname + u.search, n };
+        return true;
+      },
+      'a new segment',
+      20_000,
+    );
+    const { url: segUrl, n } = found!;
+    const seg = await tp.app.inject({ method: 'GET', url: segUrl });
+    expect(seg.statusCode).toBe(200);
+    const file = join(scratch.dir, `scene-${n}-${Date.now()}.ts`);
+    writeFileSync(file, seg.rawPayload);
+    return { scene: await lastFrameScene(file), n };
+  };
+
+  it('streams the scene of its snapshots, and the picture follows a PTZ move', async () => {
+    const ptzCam = await tp.camera(owner, project.exid, 'Crane: south');
+    const masterUrl = `/v2/cameras/${ptzCam.exid}/hls`;
+    const m = await tp.app.inject({ method: 'GET', url: masterUrl, headers: owner.auth });
+    const p = await play(tp.app, masterUrl, m.body, scratch.dir);
+    const snapshot = async () =>
+      jpegScene((await tp.app.inject({ method: 'GET', url: `/v2/cameras/${ptzCam.exid}/live/snapshot.jpg`, headers: owner.auth })).rawPayload);
+
+    // Before the move: what the live stream shows is what a snapshot shows.
+    const before = await newestScene(p.mediaUrl, -1);
+    const snapBefore = await snapshot();
+    expect(sceneDifference(before.scene, snapBefore)).toBeLessThan(8);
+
+    const moved = await tp.app.inject({
+      method: 'POST',
+      url: `/v2/cameras/${ptzCam.exid}/ptz/relative`,
+      headers: owner.auth,
+      payload: { pan: 0.3, tilt: 0.2, zoom: 0.2 },
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    const snapAfter = await snapshot();
+    expect(sceneDifference(snapBefore, snapAfter)).toBeGreaterThan(15);
+
+    // A segment begun after the move: the live picture moved with the camera, to the snapshot's new scene.
+    // (The segment being written at the move may end before the picture changed: the one after it.)
+    const atMove = (await newestScene(p.mediaUrl, -1)).n;
+    const after = await newestScene(p.mediaUrl, atMove + 1);
+    expect(sceneDifference(before.scene, after.scene)).toBeGreaterThan(15);
+    expect(sceneDifference(after.scene, snapAfter)).toBeLessThan(8);
   });
 });
 

@@ -9,7 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
+import sharp from 'sharp';
 import { expect } from 'vitest';
+import { SIMULATED_INPUT_FPS, simulatedHlsArgs } from '../../../src/platform/live-view/ffmpeg-args.js';
+import type { StreamSpec } from '../../../src/platform/live-view/hls-stream.js';
 import { eventually } from '../../helpers/eventually.js';
 
 const run = promisify(execFile);
@@ -277,4 +280,54 @@ export async function startRtspRig(): Promise<RtspRig> {
 export function scratchDir(): { dir: string; remove(): void } {
   const dir = mkdtempSync(join(tmpdir(), 'overlook-live-'));
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** The scene of a 640x360 picture (below the name bar, above the PTZ line) as 64x26 grey pixels. */
+const SCENE = { left: 0, top: 50, width: 640, height: 260, small: { width: 64, height: 26 } };
+
+/** The scene of a segment's last frame, decoded by ffmpeg. */
+export async function lastFrameScene(file: string): Promise<Buffer> {
+  const { width, height } = SCENE.small;
+  const { stdout } = await run(
+    'ffmpeg',
+    [
+      '-v',
+      'error',
+      '-i',
+      file,
+      '-vf',
+      `crop=${SCENE.width}:${SCENE.height}:${SCENE.left}:${SCENE.top},scale=${width}:${height},format=gray`,
+      '-f',
+      'rawvideo',
+      'pipe:1',
+    ],
+    { encoding: 'buffer', maxBuffer: 64 * 1024 * 1024 },
+  );
+  return stdout.subarray(stdout.length - width * height);
+}
+
+/** The same scene of a JPEG. */
+export async function jpegScene(jpeg: Buffer): Promise<Buffer> {
+  return sharp(jpeg)
+    .extract({ left: SCENE.left, top: SCENE.top, width: SCENE.width, height: SCENE.height })
+    .resize(SCENE.small.width, SCENE.small.height, { fit: 'fill' })
+    .greyscale()
+    .raw()
+    .toBuffer();
+}
+
+/** Mean absolute difference of two grey scenes, 0 (the same) to 255. */
+export function sceneDifference(a: Buffer, b: Buffer): number {
+  expect(a.length).toBe(b.length);
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += Math.abs(a[i]! - b[i]!);
+  return sum / a.length;
+}
+
+/** A stream of one still picture piped into ffmpeg, as the simulated camera's scene is (no camera needed). */
+export function pictureSpec(): StreamSpec {
+  const jpeg = sharp({ create: { width: 640, height: 360, channels: 3, background: '#6b5b45' } })
+    .jpeg()
+    .toBuffer();
+  return { mode: 'encode', args: simulatedHlsArgs(), frames: { render: () => jpeg, fps: SIMULATED_INPUT_FPS, renderMs: 1000 } };
 }

@@ -1,12 +1,16 @@
 // The built-in simulated camera: renders a real JPEG (sharp, from SVG) with the time and its PTZ
-// position drawn on it, a truck that moves each minute, and reports a battery that charges by day like a solar-powered site camera.
+// position drawn on it (in the PTZ API's units, as the app's PTZ pad shows it), the scene turned and
+// zoomed with it, a truck that moves each minute, and reports a battery that charges by day like a solar-powered site camera.
 import sharp from 'sharp';
 import type { CameraConnection, HealthResult, OnvifGateway, Snapshot } from './camera-connection.js';
 import type { PtzControl } from '../ptz/ptz-control.js';
-import { SimulatedPtz, simPosition, type SimState } from '../ptz/simulated-ptz.js';
+import { DEFAULT_SIM_STATE, SimulatedPtz, simNormalPosition, simPosition, type SimState } from '../ptz/simulated-ptz.js';
 import { SimulatedOnvif } from '../onvif/simulated-onvif.js';
 
 export { DEFAULT_SIM_STATE, type SimState } from '../ptz/simulated-ptz.js';
+
+/** Two decimals, never "-0.00": the PTZ pad writes positions the same way. */
+const fixed = (v: number) => (Math.abs(v) < 0.005 ? '0.00' : v.toFixed(2));
 
 const escapeXml = (s: string) => s.replace(/[<>&'"]/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -39,11 +43,12 @@ export class SimulatedCamera implements CameraConnection {
     return new SimulatedOnvif(this.name, this.ptz());
   }
 
-  async snapshot(): Promise<Snapshot> {
-    const takenAt = new Date();
+  /** The scene now, or at `takenAt` (demo history is drawn as it would have been then). */
+  async snapshot(takenAt = new Date()): Promise<Snapshot> {
     const { width, height } = this.size;
     const time = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: this.timeZone }).format(takenAt);
     const { pan, tilt, zoom } = simPosition(this.state, takenAt);
+    const shown = simNormalPosition(this.state, takenAt);
     // A horizon that moves with pan and tilt, so a PTZ move shows in the picture.
     const horizon = Math.round(height * (0.55 - tilt / 200));
     const offset = Math.round((pan / 180) * width) % width;
@@ -53,14 +58,16 @@ export class SimulatedCamera implements CameraConnection {
     const truckX = Math.round((minute * 97) % Math.max(1, width - 110));
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
   <rect width="100%" height="100%" fill="#87a9c8"/>
-  <rect y="${horizon}" width="100%" height="${height - horizon}" fill="#6b5b45"/>
+  <g transform="translate(${width / 2} ${horizon}) scale(${zoom.toFixed(3)}) translate(${-width / 2} ${-horizon})">
+  <rect x="${-width * 10}" y="${horizon}" width="${width * 21}" height="${height * 10}" fill="#6b5b45"/>
   <rect x="${(width / 3 - offset + width) % width}" y="${horizon - 90}" width="60" height="90" fill="#c9a227"/>
   <rect x="${((2 * width) / 3 - offset + width) % width}" y="${horizon - 140}" width="20" height="140" fill="#444"/>
   <rect x="${truckX}" y="${horizon + 20}" width="110" height="48" fill="#d9480f"/>
   <rect x="${truckX + 80}" y="${horizon + 4}" width="30" height="24" fill="#f1f3f5"/>
+  </g>
   <rect x="0" y="0" width="100%" height="44" fill="rgba(0,0,0,0.55)"/>
   <text x="12" y="29" font-family="sans-serif" font-size="20" fill="#fff">${escapeXml(this.name)} · ${escapeXml(time)}</text>
-  <text x="12" y="${height - 14}" font-family="monospace" font-size="16" fill="#fff">PTZ pan ${pan.toFixed(1)} tilt ${tilt.toFixed(1)} zoom ${zoom.toFixed(1)}x</text>
+  <text x="12" y="${height - 14}" font-family="monospace" font-size="16" fill="#fff">PTZ pan ${fixed(shown.pan)} tilt ${fixed(shown.tilt)} zoom ${fixed(shown.zoom)}</text>
 </svg>`;
     const jpeg = await sharp(Buffer.from(svg)).jpeg({ quality: 80 }).toBuffer();
     return { jpeg, takenAt };
@@ -78,4 +85,10 @@ export class SimulatedCamera implements CameraConnection {
       battery: solarBattery(shot.takenAt, this.timeZone),
     };
   }
+}
+
+/** A simulated camera's scene as it was drawn at `at`, as a JPEG (the demo data's history). */
+export async function simulatedSceneAt(camera: { name: string; timezone: string; sim_state: string }, at: Date): Promise<Buffer> {
+  const state = { ...DEFAULT_SIM_STATE, ...(JSON.parse(camera.sim_state) as Partial<SimState>) };
+  return (await new SimulatedCamera(camera.name, camera.timezone, state).snapshot(at)).jpeg;
 }

@@ -66,6 +66,9 @@ export function simPosition(state: SimState, at: Date): { pan: number; tilt: num
   return fromNormal({ pan: now.pan + m.pan * seconds, tilt: now.tilt + m.tilt * seconds, zoom: now.zoom + m.zoom * seconds });
 }
 
+/** The simulated position at `at` in the units the PTZ API reports (pan and tilt −1…1, zoom 0…1). */
+export const simNormalPosition = (state: SimState, at: Date): PtzPosition => toNormal(simPosition(state, at));
+
 export class SimulatedPtz implements PtzControl {
   constructor(
     private readonly state: SimState,
