@@ -1,19 +1,136 @@
-// The person's projects, each leading to its cameras.
+// The person's projects: each card shows the latest recorded frame of one of its cameras (the picture
+// now when nothing is recorded yet), its status and how many of its cameras are online, and leads to
+// its cameras. Anyone signed in may start a project (they become its owner).
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, imageUrl } from '../lib/api.js';
+import { messageFor, SelectField, TextField } from '../lib/fields.js';
 import { html } from '../lib/html.js';
 import { useApi } from '../lib/hooks.js';
 import { href } from '../lib/router.js';
-import { Loaded, Screen } from '../lib/ui.js';
+import { timeZoneOptions } from '../lib/time-zones.js';
+import { ErrorNote, Loaded, Screen } from '../lib/ui.js';
+
+export const PROJECT_STATUSES = ['To Start', 'In Progress', 'Completed'];
+const UP = ['online', 'recording'];
+const localZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+
+/** The picture of a project: its first online camera's latest recorded frame, else that camera's picture now. */
+function useProjectPicture(cameras) {
+  const [state, setState] = useState({ src: null, done: false });
+  const camera = cameras?.find((c) => UP.includes(c.status)) ?? cameras?.[0];
+  useEffect(() => {
+    if (!camera) {
+      setState({ src: null, done: cameras !== undefined });
+      return undefined;
+    }
+    const controller = new AbortController();
+    let url = null;
+    const base = `/v2/cameras/${encodeURIComponent(camera.exid)}`;
+    imageUrl(`${base}/thumbnail`, { signal: controller.signal })
+      .catch(() => imageUrl(`${base}/live/snapshot.jpg`, { signal: controller.signal }))
+      .then(
+        (src) => {
+          url = src;
+          if (controller.signal.aborted) URL.revokeObjectURL(src);
+          else setState({ src, done: true });
+        },
+        () => controller.signal.aborted || setState({ src: null, done: true }),
+      );
+    return () => {
+      controller.abort();
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [camera?.exid, cameras === undefined]);
+  return { ...state, camera };
+}
+
+function ProjectCard({ project }) {
+  const refs = useApi(`/v2/projects/${encodeURIComponent(project.exid)}/camera_refs`);
+  const picture = useProjectPicture(refs.data);
+  const online = (refs.data ?? []).filter((c) => UP.includes(c.status)).length;
+  const count = project.camera_count;
+  return html`
+    <li class="card project-card" data-exid=${project.exid}>
+      <a class="project-link" href=${href('projects', project.exid)}>
+        ${
+          picture.src
+            ? html`<img class="project-picture" src=${picture.src} alt=${`Latest picture from ${picture.camera.name}`} />`
+            : html`<div class="project-picture placeholder"><span>${!picture.done ? 'Loading the picture…' : count === 0 ? 'No camera yet' : 'No picture yet'}</span></div>`
+        }
+        <span class="project-name">${project.name}</span>
+      </a>
+      <p class="project-meta">
+        <span class="project-status">${project.status}</span>
+        <span class="project-cameras">${count === 1 ? '1 camera' : `${count} cameras`}${refs.data && count > 0 ? `, ${online} online` : ''}</span>
+        ${project.role ? html`<span class="muted">You are ${project.role}</span>` : null}
+      </p>
+    </li>
+  `;
+}
+
+function NewProject({ onCancel }) {
+  const [name, setName] = useState('');
+  const [timezone, setTimezone] = useState(localZone());
+  const [status, setStatus] = useState('In Progress');
+  const [local, setLocal] = useState(null);
+  const [error, setError] = useState(null);
+  const [busy, setBusy] = useState(false);
+  const first = useRef(null);
+  useEffect(() => first.current?.querySelector('input')?.focus(), []);
+
+  const submit = async (event) => {
+    event.preventDefault();
+    setError(null);
+    if (!name.trim()) return setLocal({ name: 'Give the project a name, as people on site call it.' });
+    setLocal(null);
+    setBusy(true);
+    try {
+      const created = await api('POST', '/v2/projects', { name: name.trim(), timezone, status });
+      location.hash = href('projects', created.exid);
+    } catch (e) {
+      setError(e);
+      setBusy(false);
+    }
+  };
+  const nameError = messageFor(local, error, 'name');
+  const zoneError = messageFor(local, error, 'timezone');
+  const other = error && !nameError && !zoneError ? error : null;
+  return html`
+    <form class="card setup-form new-project" onSubmit=${submit} noValidate aria-labelledby="new-project-title">
+      <h2 id="new-project-title">New project</h2>
+      <p class="muted">You become its owner; you then add its cameras and invite people.</p>
+      <div class="setup-fields" ref=${first}>
+        <${TextField} id="project-name" label="Name" value=${name} onValue=${setName} error=${nameError} maxLength="200" autocomplete="off" />
+        <${SelectField} id="project-timezone" label="Time zone" value=${timezone} onValue=${setTimezone} options=${timeZoneOptions(timezone)} error=${zoneError}
+          hint="Where the site is: recording schedules and days follow it." />
+        <${SelectField} id="project-status" label="Status" value=${status} onValue=${setStatus} options=${PROJECT_STATUSES.map((s) => [s, s])} />
+      </div>
+      <div class="form-buttons">
+        <button type="submit" disabled=${busy}>${busy ? 'Creating…' : 'Create project'}</button>
+        <button type="button" class="secondary" onClick=${onCancel}>Cancel</button>
+      </div>
+      <${ErrorNote} error=${other} />
+    </form>
+  `;
+}
 
 export function Projects() {
   const projects = useApi('/v2/projects');
+  const [creating, setCreating] = useState(false);
+  const opener = useRef(null);
+  const cancel = () => {
+    setCreating(false);
+    setTimeout(() => opener.current?.focus(), 0);
+  };
   return html`
-    <${Screen} title="Projects">
+    <${Screen} title="Projects" actions=${creating ? null : html`<button type="button" ref=${opener} onClick=${() => setCreating(true)}>New project</button>`}>
+      ${creating ? html`<${NewProject} onCancel=${cancel} />` : null}
       <${Loaded} result=${projects}>
         ${(list) =>
           list.length === 0
-            ? html`<p>You are not a member of any project yet. Ask a project's owner to add you.</p>`
-            : html`<ul class="cards">
-                ${list.map((p) => html`<li class="card"><a href=${href('projects', p.exid)}><strong>${p.name}</strong></a></li>`)}
+            ? html`<p>You are not a member of any project yet. Start one with “New project”, or ask a project’s owner to add you.</p>`
+            : html`<ul class="cards project-cards">
+                ${list.map((p) => html`<${ProjectCard} key=${p.exid} project=${p} />`)}
               </ul>`}
       <//>
     <//>
