@@ -2,7 +2,7 @@
 // now when nothing is recorded yet), its status and how many of its cameras are online, and leads to
 // its cameras. Anyone signed in may start a project (they become its owner).
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, imageUrl } from '../lib/api.js';
+import { api, get, imageUrl } from '../lib/api.js';
 import { messageFor, SelectField, TextField } from '../lib/fields.js';
 import { html } from '../lib/html.js';
 import { useApi } from '../lib/hooks.js';
@@ -26,8 +26,13 @@ function useProjectPicture(cameras) {
     const controller = new AbortController();
     let url = null;
     const base = `/v2/cameras/${encodeURIComponent(camera.exid)}`;
-    imageUrl(`${base}/thumbnail`, { signal: controller.signal })
-      .catch(() => imageUrl(`${base}/live/snapshot.jpg`, { signal: controller.signal }))
+    // Asked first, so a camera with nothing recorded costs no failed image request.
+    get(`${base}/recordings/snapshots?limit=1`, { signal: controller.signal })
+      .then(
+        (page) => page.data.length > 0,
+        () => false,
+      )
+      .then((recorded) => imageUrl(`${base}/${recorded ? 'thumbnail' : 'live/snapshot.jpg'}`, { signal: controller.signal }))
       .then(
         (src) => {
           url = src;
