@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { horizontalOverflow, seriousA11yViolations, shot, type ViewportName } from './harness.js';
 
-/** Presses Tab (at most `max` times) until the focused element matches `selector`; fails otherwise. */
+/** Presses Tab (at most `max` times) until the focused element matches the CSS `selector`; fails otherwise. */
 export async function tabTo(page: Page, selector: string, max = 60): Promise<void> {
   for (let i = 0; i < max; i++) {
     if (await page.evaluate(`!!document.activeElement && document.activeElement.matches(${JSON.stringify(selector)})`)) return;

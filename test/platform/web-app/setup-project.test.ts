@@ -62,7 +62,7 @@ describe('projects', () => {
       await checkPage(page, errors, AREA, '1-projects', viewport);
 
       // Keyboard alone: the button, then the form (the name field has the focus), a missing name, a name.
-      await tabTo(page, 'button:text("New project")');
+      await tabTo(page, '.screen-head .actions button');
       await page.keyboard.press('Enter');
       await page.waitForSelector('#project-name');
       expect(await page.evaluate('document.activeElement.id')).toBe('project-name');

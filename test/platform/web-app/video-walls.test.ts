@@ -57,7 +57,7 @@ describe('video walls', () => {
       await page.keyboard.press('Enter');
       await page.waitForSelector('h1:text("Video walls of Harbour Tower")');
       expect(await page.textContent('.tabs a[aria-current=page]')).toBe('Video walls');
-      await tabTo(page, 'button:text("New video wall")');
+      await tabTo(page, '.screen-head .actions button');
       await page.keyboard.press('Enter');
       await page.waitForSelector('#wall-name');
       expect(await page.evaluate('document.activeElement.id')).toBe('wall-name');
@@ -72,7 +72,7 @@ describe('video walls', () => {
       await choose(page, 'tile-0-0', 'Gate camera');
       await choose(page, 'tile-1-1', 'Crane camera');
       await checkPage(page, errors, AREA, '2-new-filled', viewport);
-      await tabTo(page, 'button:text("Create wall")');
+      await tabTo(page, '.wall-form button[type=submit]');
       await page.keyboard.press('Enter');
       await item(page, name).waitFor();
       expect(await page.textContent('.setup-status')).toBe(`${name} is created.`);
@@ -94,7 +94,7 @@ describe('video walls', () => {
       expect(await page.textContent('.wall-layout [role=status]')).toContain('1 camera outside the smaller grid will be left off');
       await choose(page, 'tile-0-1', 'Crane camera');
       await checkPage(page, errors, AREA, '4-edit', viewport);
-      await tabTo(page, 'button:text("Save wall")');
+      await tabTo(page, '.wall-form button[type=submit]');
       await page.keyboard.press('Enter');
       await expect.poll(() => page.textContent('.setup-status')).toBe(`${name} is saved.`);
       saved = (await walls()).find((w) => w.name === name);
