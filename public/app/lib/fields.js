@@ -46,7 +46,7 @@ export function RadioField({ name, legend, value, onValue, options, error }) {
       ${options.map(
         ([v, text]) => html`
           <label class="radio">
-            <input type="radio" name=${name} value=${v} checked=${value === v} onChange=${() => onValue(v)} />
+            <input type="radio" id=${`${name}-${v}`} name=${name} value=${v} checked=${value === v} onChange=${() => onValue(v)} />
             <span>${text}</span>
           </label>
         `,

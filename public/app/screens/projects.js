@@ -14,45 +14,59 @@ export const PROJECT_STATUSES = ['To Start', 'In Progress', 'Completed'];
 const UP = ['online', 'recording'];
 const localZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 
-/** The picture of a project: its first online camera's latest recorded frame, else that camera's picture now. */
+/** Cameras asked for a recorded frame: enough for a card, few enough for a long list of projects. */
+const ASKED = 6;
+
+/**
+ * The picture of a project: the latest recorded frame among its first cameras, else the picture now of
+ * its first online camera (or its first camera). { src, camera, done }.
+ */
 function useProjectPicture(cameras) {
-  const [state, setState] = useState({ src: null, done: false });
-  const camera = cameras?.find((c) => UP.includes(c.status)) ?? cameras?.[0];
+  const [state, setState] = useState({ src: null, camera: null, done: false });
+  const key = cameras?.map((c) => `${c.exid}:${c.status}`).join(',');
   useEffect(() => {
-    if (!camera) {
-      setState({ src: null, done: cameras !== undefined });
+    if (!cameras) return undefined;
+    if (cameras.length === 0) {
+      setState({ src: null, camera: null, done: true });
       return undefined;
     }
     const controller = new AbortController();
+    const signal = controller.signal;
     let url = null;
-    const base = `/v2/cameras/${encodeURIComponent(camera.exid)}`;
+    const path = (c) => `/v2/cameras/${encodeURIComponent(c.exid)}`;
     // Asked first, so a camera with nothing recorded costs no failed image request.
-    get(`${base}/recordings/snapshots?limit=1`, { signal: controller.signal })
+    const latest = (c) =>
+      get(`${path(c)}/recordings/snapshots?limit=1`, { signal }).then(
+        (page) => ({ camera: c, at: page.data[0]?.created_at ?? null }),
+        () => ({ camera: c, at: null }),
+      );
+    Promise.all(cameras.slice(0, ASKED).map(latest))
+      .then((found) => {
+        const newest = found.filter((f) => f.at).sort((a, b) => b.at.localeCompare(a.at))[0];
+        const camera = newest?.camera ?? cameras.find((c) => UP.includes(c.status)) ?? cameras[0];
+        return imageUrl(`${path(camera)}/${newest ? 'thumbnail' : 'live/snapshot.jpg'}`, { signal }).then((src) => ({ src, camera }));
+      })
       .then(
-        (page) => page.data.length > 0,
-        () => false,
-      )
-      .then((recorded) => imageUrl(`${base}/${recorded ? 'thumbnail' : 'live/snapshot.jpg'}`, { signal: controller.signal }))
-      .then(
-        (src) => {
+        ({ src, camera }) => {
           url = src;
-          if (controller.signal.aborted) URL.revokeObjectURL(src);
-          else setState({ src, done: true });
+          if (signal.aborted) URL.revokeObjectURL(src);
+          else setState({ src, camera, done: true });
         },
-        () => controller.signal.aborted || setState({ src: null, done: true }),
+        () => signal.aborted || setState({ src: null, camera: null, done: true }),
       );
     return () => {
       controller.abort();
       if (url) URL.revokeObjectURL(url);
     };
-  }, [camera?.exid, cameras === undefined]);
-  return { ...state, camera };
+  }, [key]);
+  return state;
 }
 
 function ProjectCard({ project }) {
   const refs = useApi(`/v2/projects/${encodeURIComponent(project.exid)}/camera_refs`);
   const picture = useProjectPicture(refs.data);
   const online = (refs.data ?? []).filter((c) => UP.includes(c.status)).length;
+  const offline = (refs.data ?? []).filter((c) => c.status === 'offline').length;
   const count = project.camera_count;
   return html`
     <li class="card project-card" data-exid=${project.exid}>
@@ -66,7 +80,7 @@ function ProjectCard({ project }) {
       </a>
       <p class="project-meta">
         <span class="project-status">${project.status}</span>
-        <span class="project-cameras">${count === 1 ? '1 camera' : `${count} cameras`}${refs.data && count > 0 ? `, ${online} online` : ''}</span>
+        <span class="project-cameras">${count === 1 ? '1 camera' : `${count} cameras`}${refs.data && count > 0 ? `, ${online} online` : ''}${offline > 0 ? `, ${offline} offline` : ''}</span>
         ${project.role ? html`<span class="muted">You are ${project.role}</span>` : null}
       </p>
     </li>

@@ -111,7 +111,7 @@ describe('adding a camera and setting up its recording', () => {
       // The radios run On, Paused, Off; Off is chosen: up twice is On.
       await page.keyboard.press('ArrowUp');
       await page.keyboard.press('ArrowUp');
-      expect(await page.isChecked('input[name=recording-status][value=on]')).toBe(true);
+      expect(await page.isChecked('#recording-status-on')).toBe(true);
       await tabTo(page, '#recording-frequency');
       await page.keyboard.press('End');
       expect(await page.inputValue('#recording-frequency')).toBe('60');
@@ -232,11 +232,12 @@ describe('adding a camera and setting up its recording', () => {
       await page.goto(`${web.url}/#/cameras/${cam.exid}/settings`);
       await expect.poll(() => page.textContent('main')).toContain('Your role on Harbour Tower is viewer');
       expect(await page.locator('form').count()).toBe(0);
-      await checkPage(page, errors, AREA, '9-viewer', viewport);
+      // The other tests' cameras that do not answer have no picture (the browser logs their 502).
+      await checkPage(page, errors, AREA, '9-viewer', viewport, CAMERA_REFUSED);
       await page.goto(`${web.url}/#/projects/${project.exid}/cameras/new`);
       await expect.poll(() => page.textContent('main')).toContain('admins and the owner add cameras');
       expect(await page.locator('form').count()).toBe(0);
-      expect(errors).toEqual([]);
+      expect(errors.filter((e) => !CAMERA_REFUSED.test(e))).toEqual([]);
     });
   }
 });
