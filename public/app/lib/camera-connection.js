@@ -37,8 +37,8 @@ export function connectionBody(f) {
   return body;
 }
 
-export function ConnectionFields({ prefix, fields, set, errors, passwordStored = false }) {
-  const field = (name) => (value) => set({ ...fields, [name]: value });
+export function ConnectionFields({ prefix, fields, set, errors, edited = (_f, s) => s, passwordStored = false }) {
+  const field = (name) => edited(name, (value) => set((f) => ({ ...f, [name]: value })));
   return html`
     <div class="setup-fields">
       <${TextField} id=${`${prefix}-snapshot`} label="Snapshot address" type="url" value=${fields.snapshot_url} onValue=${field('snapshot_url')}

@@ -1,5 +1,6 @@
 // Form fields the setup screens share: a label, the control, a hint and the field's own error beside
 // it (the control is marked invalid and described by the error, so a screen reader says why).
+import { useState } from 'preact/hooks';
 import { fieldMessage } from './form-errors.js';
 import { html } from './html.js';
 
@@ -58,3 +59,16 @@ export function RadioField({ name, legend, value, onValue, options, error }) {
 
 /** The error beside `field`: the screen's own check (`local`, by field) first, else what the API said of it. */
 export const messageFor = (local, apiError, field) => local?.[field] ?? fieldMessage(apiError, field);
+
+/**
+ * The screen's own field errors: [local, setLocal, edited]. `edited(field, set)` is an onValue that
+ * also drops that field's error, so a message does not stay beside a field once it has been changed.
+ */
+export function useFieldErrors() {
+  const [local, setLocal] = useState(null);
+  const edited = (field, set) => (value) => {
+    set(value);
+    setLocal((l) => (l?.[field] ? { ...l, [field]: null } : l));
+  };
+  return [local, setLocal, edited];
+}

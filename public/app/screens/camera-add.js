@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
 import { CheckResult, ConnectionFields, connectionBody, connectionProblems } from '../lib/camera-connection.js';
-import { messageFor, RadioField, SelectField, TextField } from '../lib/fields.js';
+import { messageFor, RadioField, SelectField, TextField, useFieldErrors } from '../lib/fields.js';
 import { html } from '../lib/html.js';
 import { useApi } from '../lib/hooks.js';
 import { CameraPicture, useLiveSnapshot } from '../lib/live-snapshot.js';
@@ -50,7 +50,7 @@ function AddForm({ project, onAdded }) {
   const [kind, setKind] = useState('ip');
   const [timezone, setTimezone] = useState(project.timezone);
   const [connection, setConnection] = useState(EMPTY);
-  const [local, setLocal] = useState(null);
+  const [local, setLocal, edited] = useFieldErrors();
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
 
@@ -80,7 +80,7 @@ function AddForm({ project, onAdded }) {
     <form class="card setup-form" onSubmit=${submit} noValidate aria-labelledby="camera-add-title">
       <h2 id="camera-add-title">The camera</h2>
       <div class="setup-fields">
-        <${TextField} id="camera-name" label="Name" value=${name} onValue=${setName} error=${errors.name} maxLength="200" autocomplete="off" />
+        <${TextField} id="camera-name" label="Name" value=${name} onValue=${edited('name', setName)} error=${errors.name} maxLength="200" autocomplete="off" />
         <${SelectField} id="camera-timezone" label="Time zone" value=${timezone} onValue=${setTimezone} options=${timeZoneOptions(timezone)} error=${errors.timezone}
           hint="The project’s unless the camera is elsewhere." />
       </div>
@@ -90,7 +90,7 @@ function AddForm({ project, onAdded }) {
           ? html`
             <h3>How the platform reaches it</h3>
             <p class="muted">The addresses must be reachable from the platform. The platform tries the camera as soon as it is added.</p>
-            <${ConnectionFields} prefix="camera" fields=${connection} set=${setConnection} errors=${errors} />
+            <${ConnectionFields} prefix="camera" fields=${connection} set=${setConnection} errors=${errors} edited=${edited} />
           `
           : html`<p class="muted">The simulated camera draws a moving site scene, can pan, tilt and zoom, and needs no address.</p>`
       }

@@ -4,7 +4,7 @@
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
 import { CheckResult, ConnectionFields, connectionBody, connectionProblems } from '../lib/camera-connection.js';
-import { messageFor, RadioField, SelectField, TextField } from '../lib/fields.js';
+import { messageFor, RadioField, SelectField, TextField, useFieldErrors } from '../lib/fields.js';
 import { html } from '../lib/html.js';
 import { useApi } from '../lib/hooks.js';
 import { roleAllows } from '../lib/roles.js';
@@ -58,7 +58,7 @@ function GeneralForm({ settings, onSaved }) {
   const base = `/v2/cameras/${encodeURIComponent(settings.exid)}/settings`;
   const [name, setName] = useState(settings.name);
   const [timezone, setTimezone] = useState(settings.timezone);
-  const [local, setLocal] = useState(null);
+  const [local, setLocal, edited] = useFieldErrors();
   const [state, save] = useSaver(async () => {
     let next = null;
     if (name.trim() !== settings.name) next = await api('PATCH', base, { name: name.trim() });
@@ -78,7 +78,7 @@ function GeneralForm({ settings, onSaved }) {
     <form class="card setup-form" onSubmit=${submit} noValidate aria-labelledby="camera-general-title">
       <h2 id="camera-general-title">General</h2>
       <div class="setup-fields">
-        <${TextField} id="camera-name" label="Name" value=${name} onValue=${setName} error=${errors.name} maxLength="200" autocomplete="off" />
+        <${TextField} id="camera-name" label="Name" value=${name} onValue=${edited('name', setName)} error=${errors.name} maxLength="200" autocomplete="off" />
         <${SelectField} id="camera-timezone" label="Time zone" value=${timezone} onValue=${setTimezone} options=${timeZoneOptions(timezone)} error=${errors.timezone}
           hint="The recording schedule and the recordings’ days follow it." />
       </div>
@@ -102,7 +102,7 @@ function ConnectionForm({ settings, onSaved }) {
   const base = `/v2/cameras/${encodeURIComponent(settings.exid)}/settings/connection`;
   const c = settings.connection;
   const [fields, setFields] = useState({ snapshot_url: c?.snapshot_url ?? '', rtsp_url: c?.rtsp_url ?? '', username: c?.username ?? '', password: '' });
-  const [local, setLocal] = useState(null);
+  const [local, setLocal, edited] = useFieldErrors();
   const [check, setCheck] = useState(undefined);
   const [checking, setChecking] = useState(false);
   const body = () => {
@@ -148,7 +148,7 @@ function ConnectionForm({ settings, onSaved }) {
           ? html`<p class="muted">This is the simulated camera. Giving addresses here makes it a camera on the site.</p>`
           : html`<p class="muted">Try the details before saving: the check uses what is typed here and saves nothing.</p>`
       }
-      <${ConnectionFields} prefix="connection" fields=${fields} set=${setFields} errors=${errors} passwordStored=${!!c?.password_set} />
+      <${ConnectionFields} prefix="connection" fields=${fields} set=${setFields} errors=${errors} edited=${edited} passwordStored=${!!c?.password_set} />
       <${Buttons} state=${state} label="Save connection" other=${state.error && !Object.values(errors).some(Boolean) ? state.error : null}>
         <button type="button" class="secondary" onClick=${tryIt} disabled=${checking}>${checking ? 'Checking…' : 'Check connection'}</button>
       <//>
@@ -186,7 +186,7 @@ function RecordingForm({ camera, recording, onSaved }) {
       WEEKDAYS.map((d) => [d, (recording.schedule?.[d] ?? (recording.schedule ? [] : d === 'saturday' || d === 'sunday' ? [] : ['07:00-19:00'])).join(', ')]),
     ),
   );
-  const [local, setLocal] = useState(null);
+  const [local, setLocal, edited] = useFieldErrors();
   const [state, save] = useSaver(async (body) => {
     onSaved(await api('PATCH', `/v2/cameras/${encodeURIComponent(camera)}/settings/recording`, body));
     return 'Saved. The recorder follows the new settings at once.';
@@ -220,7 +220,7 @@ function RecordingForm({ camera, recording, onSaved }) {
         <${SelectField} id="recording-frequency" label="Pictures a minute" value=${frequency} onValue=${setFrequency}
           options=${freqOptions.map((f) => [String(f), f === 1 ? '1 (one a minute)' : `${f} (one every ${60 / f} seconds)`])} error=${err('frequency')} />
         <${SelectField} id="recording-keep" label="Keep pictures for" value=${keep} onValue=${setKeep}
-          options=${keepOptions.map(([d, text]) => [String(d), text])} error=${err('storage_duration')} hint="Older pictures are deleted." />
+          options=${keepOptions.map(([d, text]) => [String(d), text])} error=${err('storage_duration')} hint=${keep === '-1' ? 'Nothing is deleted.' : 'Older pictures are deleted.'} />
       </div>
       <${RadioField} name="recording-when" legend="When" value=${scheduled} onValue=${setScheduled}
         options=${[['always', 'All day, every day'], ['schedule', 'Only at set times (a weekly schedule)']]} />
@@ -232,7 +232,9 @@ function RecordingForm({ camera, recording, onSaved }) {
               <p class="muted field-hint" id="schedule-hint">One or more windows a day, such as 07:00-12:00, 13:00-19:00. Leave a day empty to record nothing that day.</p>
               <div class="schedule-days">
                 ${WEEKDAYS.map(
-                  (d) => html`<${TextField} id=${`schedule-${d}`} label=${DAY_NAMES[d]} value=${days[d]} onValue=${(v) => setDays({ ...days, [d]: v })}
+                  (
+                    d,
+                  ) => html`<${TextField} id=${`schedule-${d}`} label=${DAY_NAMES[d]} value=${days[d]} onValue=${edited(d, (v) => setDays((all) => ({ ...all, [d]: v })))}
                     error=${err(d) ?? messageFor(null, state.error, `schedule.${d}`)} autocomplete="off" placeholder="07:00-19:00" />`,
                 )}
               </div>

@@ -2,7 +2,7 @@
 // sees them read-only (docs/access-model.md: project settings are the admin's).
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
-import { messageFor, SelectField, TextField } from '../lib/fields.js';
+import { messageFor, SelectField, TextField, useFieldErrors } from '../lib/fields.js';
 import { html } from '../lib/html.js';
 import { useApi } from '../lib/hooks.js';
 import { roleAllows } from '../lib/roles.js';
@@ -15,7 +15,7 @@ function SettingsForm({ project, onSaved }) {
   const [name, setName] = useState(project.name);
   const [timezone, setTimezone] = useState(project.timezone);
   const [status, setStatus] = useState(project.status);
-  const [local, setLocal] = useState(null);
+  const [local, setLocal, edited] = useFieldErrors();
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
   const [saved, setSaved] = useState('');
@@ -50,7 +50,7 @@ function SettingsForm({ project, onSaved }) {
     <form class="card setup-form" onSubmit=${submit} noValidate aria-labelledby="project-settings-title">
       <h2 id="project-settings-title">General</h2>
       <div class="setup-fields">
-        <${TextField} id="project-name" label="Name" value=${name} onValue=${setName} error=${nameError} maxLength="200" autocomplete="off" />
+        <${TextField} id="project-name" label="Name" value=${name} onValue=${edited('name', setName)} error=${nameError} maxLength="200" autocomplete="off" />
         <${SelectField} id="project-timezone" label="Time zone" value=${timezone} onValue=${setTimezone} options=${timeZoneOptions(timezone)} error=${zoneError}
           hint="New cameras take it; each camera keeps its own, in its settings." />
         <${SelectField} id="project-status" label="Status" value=${status} onValue=${setStatus} options=${PROJECT_STATUSES.map((s) => [s, s])} error=${statusError} />

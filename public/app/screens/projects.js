@@ -3,7 +3,7 @@
 // its cameras. Anyone signed in may start a project (they become its owner).
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, get, imageUrl } from '../lib/api.js';
-import { messageFor, SelectField, TextField } from '../lib/fields.js';
+import { messageFor, SelectField, TextField, useFieldErrors } from '../lib/fields.js';
 import { html } from '../lib/html.js';
 import { useApi } from '../lib/hooks.js';
 import { href } from '../lib/router.js';
@@ -91,7 +91,7 @@ function NewProject({ onCancel }) {
   const [name, setName] = useState('');
   const [timezone, setTimezone] = useState(localZone());
   const [status, setStatus] = useState('In Progress');
-  const [local, setLocal] = useState(null);
+  const [local, setLocal, edited] = useFieldErrors();
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
   const first = useRef(null);
@@ -119,7 +119,7 @@ function NewProject({ onCancel }) {
       <h2 id="new-project-title">New project</h2>
       <p class="muted">You become its owner; you then add its cameras and invite people.</p>
       <div class="setup-fields" ref=${first}>
-        <${TextField} id="project-name" label="Name" value=${name} onValue=${setName} error=${nameError} maxLength="200" autocomplete="off" />
+        <${TextField} id="project-name" label="Name" value=${name} onValue=${edited('name', setName)} error=${nameError} maxLength="200" autocomplete="off" />
         <${SelectField} id="project-timezone" label="Time zone" value=${timezone} onValue=${setTimezone} options=${timeZoneOptions(timezone)} error=${zoneError}
           hint="Where the site is: recording schedules and days follow it." />
         <${SelectField} id="project-status" label="Status" value=${status} onValue=${setStatus} options=${PROJECT_STATUSES.map((s) => [s, s])} />

@@ -4,7 +4,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
 import { useConfirm } from '../lib/confirm-dialog.js';
-import { messageFor, SelectField, TextField } from '../lib/fields.js';
+import { messageFor, SelectField, TextField, useFieldErrors } from '../lib/fields.js';
 import { html } from '../lib/html.js';
 import { useApi } from '../lib/hooks.js';
 import { roleAllows } from '../lib/roles.js';
@@ -21,7 +21,7 @@ function WallForm({ project, cameras, wall, onSaved, onCancel }) {
   const [rows, setRows] = useState(String(wall?.rows ?? 2));
   const [columns, setColumns] = useState(String(wall?.columns ?? 2));
   const [cells, setCells] = useState(() => Object.fromEntries((wall?.tiles ?? []).map((t) => [cellKey(t.row, t.column), t.camera_exid])));
-  const [local, setLocal] = useState(null);
+  const [local, setLocal, edited] = useFieldErrors();
   const [error, setError] = useState(null);
   const [busy, setBusy] = useState(false);
   const nameInput = useRef(null);
@@ -59,7 +59,7 @@ function WallForm({ project, cameras, wall, onSaved, onCancel }) {
     <form class="card setup-form wall-form" onSubmit=${submit} noValidate aria-labelledby="wall-form-title">
       <h2 id="wall-form-title">${wall ? `Edit ${wall.name}` : 'New video wall'}</h2>
       <div class="setup-fields" ref=${nameInput}>
-        <${TextField} id="wall-name" label="Name" value=${name} onValue=${setName} error=${errors.name} maxLength="200" autocomplete="off" />
+        <${TextField} id="wall-name" label="Name" value=${name} onValue=${edited('name', setName)} error=${errors.name} maxLength="200" autocomplete="off" />
         <${SelectField} id="wall-rows" label="Rows" value=${rows} onValue=${setRows} options=${SIZES} error=${errors.rows} />
         <${SelectField} id="wall-columns" label="Columns" value=${columns} onValue=${setColumns} options=${SIZES} error=${errors.columns} />
       </div>
