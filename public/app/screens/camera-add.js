@@ -35,6 +35,11 @@ function Added({ camera, check, project }) {
         <${CameraPicture} name=${camera.name} shot=${shot} />
         <figcaption class="muted">Its first picture.</figcaption>
       </figure>
+      ${
+        check && check.status !== 'online'
+          ? html`<p>Correct its addresses or login in its settings and check it again there; a camera added by mistake can be deleted there too.</p>`
+          : null
+      }
       <p class="muted">It records nothing until cloud recording is turned on in its settings.</p>
       <ul class="link-list">
         <li><a href=${href('cameras', camera.exid, 'settings')}>Camera settings and recording schedule</a></li>

@@ -3,11 +3,13 @@
 // how often, how long images are kept, and a weekly schedule in the camera's time zone.
 import { useState } from 'preact/hooks';
 import { api } from '../lib/api.js';
+import { useConfirm } from '../lib/confirm-dialog.js';
 import { CheckResult, ConnectionFields, connectionBody, connectionProblems } from '../lib/camera-connection.js';
 import { messageFor, RadioField, SelectField, TextField, useFieldErrors } from '../lib/fields.js';
 import { html } from '../lib/html.js';
 import { useApi } from '../lib/hooks.js';
 import { roleAllows } from '../lib/roles.js';
+import { href } from '../lib/router.js';
 import { cameraTabs } from '../lib/tabs.js';
 import { timeZoneOptions } from '../lib/time-zones.js';
 import { ErrorNote, Loaded, Screen } from '../lib/ui.js';
@@ -247,6 +249,37 @@ function RecordingForm({ camera, recording, onSaved }) {
   `;
 }
 
+/** Deleting the camera, after a confirm that says what goes with it; then back to the project's cameras. */
+function DeleteCamera({ settings }) {
+  const [confirm, confirmDialog] = useConfirm();
+  const [error, setError] = useState(null);
+  const remove = async () => {
+    const yes = await confirm({
+      title: `Delete ${settings.name}?`,
+      body: 'The camera goes with all its recordings, number-plate images and every stored file, and its live stream stops. This cannot be undone.',
+      confirmLabel: 'Delete camera',
+      cancelLabel: 'Keep it',
+    });
+    if (!yes) return;
+    setError(null);
+    try {
+      await api('DELETE', `/v2/cameras/${encodeURIComponent(settings.exid)}`);
+      location.hash = href('projects', settings.project_exid);
+    } catch (e) {
+      setError(e);
+    }
+  };
+  return html`
+    <section class="card setup-form" aria-labelledby="camera-delete-title">
+      <h2 id="camera-delete-title">Delete this camera</h2>
+      <p class="muted">For a camera taken off the site, or one added by mistake. Its recordings go with it.</p>
+      <button type="button" class="danger" onClick=${remove}>Delete camera</button>
+      <${ErrorNote} error=${error} />
+      ${confirmDialog}
+    </section>
+  `;
+}
+
 function AdminSettings({ camera, onRenamed }) {
   const settings = useApi(`/v2/cameras/${encodeURIComponent(camera)}/settings`);
   return html`
@@ -263,6 +296,7 @@ function AdminSettings({ camera, onRenamed }) {
               : html`<${ConnectionForm} key=${s.kind} settings=${s} onSaved=${() => settings.reload()} />`
           }
           <${RecordingForm} camera=${camera} recording=${s.recording} onSaved=${() => {}} />
+          <${DeleteCamera} settings=${s} />
         </div>
       `}
     <//>

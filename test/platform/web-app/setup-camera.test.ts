@@ -3,7 +3,8 @@
 // the platform tries it at once and shows its first picture, and the API then serves its snapshot;
 // in its settings cloud recording is turned on (the recorder really stores frames) and a weekly
 // schedule saved. Wrong fields are said beside them; a camera that does not answer says why; the
-// settings' connection check tries details without saving them; a viewer gets no setup action.
+// settings' connection check tries details without saving them; a camera is deleted after a confirm;
+// a viewer gets no setup action.
 // Screenshots in test-output/web-app/setup-camera/.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -218,7 +219,20 @@ describe('adding a camera and setting up its recording', () => {
     await page.click('#camera-general-title ~ .form-buttons button[type=submit]');
     await expect.poll(async () => (await inject('GET', `/v2/cameras/${cam.exid}`)).json().name).toBe('Tower crane');
     await expect.poll(() => page.textContent('h1')).toBe('Settings of Tower crane');
-    expect(errors).toEqual([]);
+
+    // Deleting it: the confirm says what goes, "Keep it" has the focus first; then back to the cameras.
+    await page.getByRole('button', { name: 'Delete camera' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.locator('dialog.confirm-dialog[open]');
+    await dialog.waitFor();
+    expect(await dialog.textContent()).toContain('all its recordings');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Keep it');
+    await checkPage(page, errors, AREA, '10-delete-confirm', 'desktop');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.evaluate('location.hash')).toBe(`#/projects/${project.exid}`);
+    expect((await inject('GET', `/v2/cameras/${cam.exid}`)).statusCode).toBe(404);
+    expect(errors.filter((e) => !CAMERA_REFUSED.test(e))).toEqual([]);
   });
 
   for (const viewport of ['desktop', 'phone'] as ViewportName[]) {

@@ -68,6 +68,8 @@ describe('video walls', () => {
       await checkPage(page, errors, AREA, '1-new-invalid', viewport);
 
       await page.keyboard.type(name);
+      // Corrected: the message beside the name goes.
+      expect(await page.locator('#wall-name-error').count()).toBe(0);
       // 2 × 2 by default: the gate top left, the crane bottom right.
       await choose(page, 'tile-0-0', 'Gate camera');
       await choose(page, 'tile-1-1', 'Crane camera');
