@@ -18,6 +18,10 @@ import { Recordings } from './screens/recordings.js';
 import { Anpr } from './screens/anpr.js';
 import { GateReport } from './screens/gate-report.js';
 import { EmailSettings } from './screens/email-settings.js';
+import { ProjectSettings } from './screens/project-settings.js';
+import { CameraAdd } from './screens/camera-add.js';
+import { CameraSettings } from './screens/camera-settings.js';
+import { VideoWalls } from './screens/video-walls.js';
 import { ClaimInvitation } from './screens/invitation-claim.js';
 import { ForgotPassword, ResetPassword } from './screens/password-reset.js';
 import { Unsubscribe } from './screens/unsubscribe.js';
@@ -30,9 +34,13 @@ const ROUTES = [
   ['/projects/:project/members', Members],
   ['/projects/:project/recorders', SiteRecorders],
   ['/projects/:project/gate', GateReport],
+  ['/projects/:project/walls', VideoWalls],
+  ['/projects/:project/settings', ProjectSettings],
+  ['/projects/:project/cameras/new', CameraAdd],
   ['/cameras/:camera', CameraLive],
   ['/cameras/:camera/recordings', Recordings],
   ['/cameras/:camera/anpr', Anpr],
+  ['/cameras/:camera/settings', CameraSettings],
   ['/account/email', EmailSettings],
 ];
 

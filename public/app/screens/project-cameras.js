@@ -4,6 +4,7 @@ import { html } from '../lib/html.js';
 import { useApi } from '../lib/hooks.js';
 import { CameraPicture, timeOfDay, useLiveSnapshot } from '../lib/live-snapshot.js';
 import { href } from '../lib/router.js';
+import { roleAllows } from '../lib/roles.js';
 import { projectTabs } from '../lib/tabs.js';
 import { dateTime, Loaded, Screen } from '../lib/ui.js';
 
@@ -40,8 +41,11 @@ export function ProjectCameras({ project }) {
   const info = useApi(`/v2/projects/${encodeURIComponent(project)}`);
   const cameras = useApi(`/v2/projects/${encodeURIComponent(project)}/cameras`);
   const name = info.data?.name ?? 'Project';
+  // Adding cameras is the admin's (docs/access-model.md).
+  const canAdd = roleAllows(info.data?.role, 'admin');
+  const add = canAdd ? html`<a class="button" href=${href('projects', project, 'cameras', 'new')}>Add a camera</a>` : null;
   return html`
-    <${Screen} title=${name} tabs=${projectTabs(project, 'cameras')}>
+    <${Screen} title=${name} tabs=${projectTabs(project, 'cameras')} actions=${add}>
       <${Loaded} result=${cameras}>
         ${(list) =>
           list.length === 0

@@ -109,7 +109,16 @@ describe('a project’s cameras', () => {
     const { page, errors } = await web.open(ada, 'phone', `#/projects/${empty.exid}`);
     await page.waitForSelector('h1:text("Empty Lot")');
     expect(await page.textContent('.empty')).toBe('This project has no cameras yet.');
-    expect(await page.locator('.tabs a').allTextContents()).toEqual(['Cameras', 'Media hub', 'Comments', 'Members', 'Site recorders', 'Gate report']);
+    expect(await page.locator('.tabs a').allTextContents()).toEqual([
+      'Cameras',
+      'Media hub',
+      'Comments',
+      'Members',
+      'Site recorders',
+      'Gate report',
+      'Video walls',
+      'Settings',
+    ]);
     expect(errors).toEqual([]);
     expect(await seriousA11yViolations(page)).toEqual([]);
     expect(await horizontalOverflow(page)).toBe(0);

@@ -55,7 +55,7 @@ describe('the web app at /', () => {
       await page.fill('#password', ada.password);
       await page.click('form.sign-in button[type=submit]');
       await page.waitForSelector('ul.cards');
-      expect(await page.locator('ul.cards li').allTextContents()).toEqual(expect.arrayContaining(['Harbour Tower', 'Riverside Depot']));
+      expect(await page.locator('ul.cards li .project-name').allTextContents()).toEqual(expect.arrayContaining(['Harbour Tower', 'Riverside Depot']));
       expect(await page.title()).toBe('Projects · Overlook');
       expect(await seriousA11yViolations(page)).toEqual([]);
       expect(await horizontalOverflow(page)).toBe(0);
