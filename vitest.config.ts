@@ -154,7 +154,17 @@ export default defineConfig(async () => {
           sequence: { groupOrder: 2 },
         }),
         ...(withPg
-          ? [project({ name: 'slow-postgres', include: SLOW_ON_DB, isolate: false, globalSetup: [builtCli], env: postgres, maxWorkers: 1, sequence: { groupOrder: 3 } })]
+          ? [
+              project({
+                name: 'slow-postgres',
+                include: SLOW_ON_DB,
+                isolate: false,
+                globalSetup: [builtCli],
+                env: postgres,
+                maxWorkers: 1,
+                sequence: { groupOrder: 3 },
+              }),
+            ]
           : []),
       ],
     },
