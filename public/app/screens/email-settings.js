@@ -8,6 +8,7 @@ import { ErrorNote, Loaded, Screen } from '../lib/ui.js';
 
 const LABELS = {
   camera_status: 'A camera of my projects goes offline or comes back',
+  picture_faults: 'A camera of my projects shows a black, frozen, blurred or moved picture, and when it is right again',
   media_items: 'A clip or timelapse I made is ready, or failed',
   key_leaks: 'One of my API keys was revoked after a leak report',
   webhooks: 'A webhook of a project I own was disabled',
