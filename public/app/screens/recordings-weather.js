@@ -33,7 +33,7 @@ export function WeatherStrip({ project, day, at }) {
               ${
                 now
                   ? html`<p class="rec-weather-now">
-                      <strong>${now.hour.slice(11)}</strong> ${what(now)}, ${num(now.temp, ' °C')}
+                      <strong>${now.hour.slice(11)}</strong> ${what(now)}, ${num(now.temp, ' °C')}${' '}
                       <span class="muted">(feels ${num(now.feels_like, ' °C')}; wind ${num(now.wind_speed, ' m/s')}; rain ${num(now.precipitation, ' mm')})</span>
                     </p>`
                   : html`<p class="muted rec-note">No weather for the shown frame’s hour.</p>`

@@ -253,6 +253,7 @@ function DayView({ camera, project, tz, zoneName }) {
     keys: (e) => {
       const span = view.to - view.from;
       const k = e.key;
+      if (k !== ' ' && k !== 'k') setNote('');
       if (k === 'ArrowRight' || k === 'ArrowUp') controls.step(1);
       else if (k === 'ArrowLeft' || k === 'ArrowDown') controls.step(-1);
       else if (k === 'PageUp') seek((at ?? dayFrom) + span / 10);
