@@ -21,6 +21,7 @@ let web: WebApp;
 let weather: FakeWeather;
 let projectExid: string;
 let ada: Person;
+let vic: Person;
 let cameraExid: string;
 let emptyExid: string;
 
@@ -65,6 +66,8 @@ beforeAll(async () => {
   // The camera's location gives the project its weather.
   cameraExid = await newCamera(ada, projectExid, 'Crane north', { lat: 40.7, lng: -74.0 });
   emptyExid = await newCamera(ada, projectExid, 'Gate south');
+  vic = await web.tp.person('vic');
+  await web.tp.addMember(ada, projectExid, vic, 'viewer');
   // New York is UTC−4 in October: the oldest two are 23:30 local on 29 September; on 14 October six
   // frames ten seconds apart from 10:00 local, two at 10:40 (a gap between) and one at 12:00 (an hour
   // without recordings between); and the newest three at 09:30 on 16 October.
@@ -241,6 +244,21 @@ describe('the recordings screen', () => {
       await checkPage(page, viewport, '5-empty-month');
       await page.getByRole('button', { name: 'Latest frame' }).click();
       await expect.poll(() => text(page, '.rec-time')).toMatch(/09:30:20/);
+      expect(pageErrors(errors)).toEqual([]);
+    });
+
+    it(`lets a viewer compare two moments but not save them (${viewport})`, async () => {
+      const { page, errors } = await web.open(vic, viewport, `#/cameras/${cameraExid}/recordings`);
+      await expect.poll(() => text(page, '.rec-time'), { timeout: 20_000 }).toMatch(/09:30:20/);
+      await page.getByRole('button', { name: 'Compare: use as after' }).click();
+      await page.locator('#rec-timeline').focus();
+      await page.keyboard.press('Home');
+      await expect.poll(() => text(page, '.rec-time')).toMatch(/09:30:00/);
+      await page.getByRole('button', { name: 'Compare: use as before' }).click();
+      await expect.poll(() => page.locator('.cmp-side img').count(), { timeout: 20_000 }).toBe(2);
+      expect(await page.locator('#cmp-title').count()).toBe(0);
+      await page.getByRole('button', { name: 'Clear the compare' }).click();
+      await expect.poll(() => page.locator('.cmp').count()).toBe(0);
       expect(pageErrors(errors)).toEqual([]);
     });
 
