@@ -3,11 +3,12 @@
 // download is a real H.264 MP4 (ffprobe) and the card gives its length and size; a bad range, a clip
 // too long and a span with no recordings (which the API refuses when asked) are said in plain words
 // beside the field; a timelapse of a span with no frames fails with its reason in local time, offers
-// no retry until frames exist, then renders on retry;
+// no retry until frames exist, then renders on retry; an item deleted meanwhile is said in words;
 // delete asks first and says what goes; a viewer sees the media but no make, retry or delete. At desktop
 // and phone size, with no serious accessibility violation and nothing overflowing sideways.
 // Screenshots in test-output/web-app/media-hub/.
 import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { downloadedFile } from '../../helpers/browser.js';
@@ -162,7 +163,27 @@ describe('the media hub screen', () => {
     expect(await status(page)).toBe('Deleted clip “Morning pour”.');
     const left = await web.tp.app.inject({ method: 'GET', url: `/v2/projects/${projectExid}/media-hub`, headers: ada.auth });
     expect(left.json().data).toEqual([]);
-    expect(pageErrors(errors)).toEqual([]);
+
+    // An item someone else deleted meanwhile: the download says so in words, never a bare "not found".
+    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#3366cc' } })
+      .png()
+      .toBuffer();
+    const upload = await web.tp.app.inject({
+      method: 'POST',
+      url: `/v2/projects/${projectExid}/media-hub`,
+      headers: ada.auth,
+      payload: { type: 'file', title: 'Site plan', file: png.toString('base64'), file_name: 'plan.png' },
+    });
+    expect(upload.statusCode, upload.body).toBe(201);
+    await page.reload();
+    const plan = card(page, 'Site plan');
+    await plan.waitFor({ timeout: 20_000 });
+    const gone = await web.tp.app.inject({ method: 'DELETE', url: `/v2/projects/${projectExid}/media-hub/${upload.json().id}`, headers: ada.auth });
+    expect(gone.statusCode).toBe(204);
+    await plan.getByRole('button', { name: 'Download Site plan' }).press('Enter');
+    await expect.poll(() => plan.locator('p.error').textContent()).toMatch(/^This item is no longer in the media hub: someone may have deleted it\./);
+    expect(await page.textContent('main')).not.toMatch(/not found/i);
+    expect(pageErrors(errors).filter((e) => !/status of 404/.test(e))).toEqual([]);
   }, 90_000);
 
   it('shows a failed timelapse with its reason and renders it on retry (phone)', async () => {
