@@ -182,6 +182,14 @@ describe('the recordings screen', () => {
       await expect.poll(() => pressed(page, 'button.rec-hour')).toEqual(['12:00']);
       await press('Home');
       await expect.poll(() => text(page, '.rec-time'), { timeout: 20_000 }).toMatch(/10:00:00/);
+      // A click on the timeline (the whole day) at 12:14 goes to the nearest frame, 12:00; Home comes back.
+      const track = page.locator('#rec-timeline svg');
+      const { width, height } = (await track.boundingBox())!;
+      await track.click({ position: { x: width * (12.25 / 24), y: height / 2 } });
+      await expect.poll(() => text(page, '.rec-time'), { timeout: 20_000 }).toMatch(/12:00:00/);
+      await page.locator('#rec-timeline').focus();
+      await press('Home');
+      await expect.poll(() => text(page, '.rec-time'), { timeout: 20_000 }).toMatch(/10:00:00/);
 
       // Playback at 60×: through the frames, past the gap and into 12:00, where the day ends.
       await page.locator('.rec-speed select').focus();
