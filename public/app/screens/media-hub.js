@@ -1,14 +1,17 @@
 // A project's media hub: its clips, timelapses, compares, links and files with their render status;
 // editors make clips and timelapses from a camera's recordings and watch them render, retry failed
 // ones and delete items. Finished videos are watched in the page or downloaded (docs/project-features.md).
+// What the API refuses is said in plain words beside the field it is about; a retry is offered only
+// when the range now has recordings, since it would fail again otherwise.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api } from '../lib/api.js';
+import { api, get } from '../lib/api.js';
 import { html } from '../lib/html.js';
 import { useApi, useImage } from '../lib/hooks.js';
 import { ConfirmDialog } from '../lib/media-confirm.js';
 import { download, fetchFile } from '../lib/media-download.js';
 import { itemPath, unfinished, useMediaItems } from '../lib/media-items.js';
 import { localInput, offsetLabel, withOffset } from '../lib/media-time.js';
+import { actionError, fieldError, lengthAndSize, localTimes, plain } from '../lib/media-words.js';
 import { projectTabs } from '../lib/tabs.js';
 import { ErrorNote, Loaded, Loading, Screen, dateTime } from '../lib/ui.js';
 
@@ -26,7 +29,7 @@ function statusLine(item) {
   if (item.status === 'pending') return `${name} is queued for rendering.`;
   if (item.status === 'processing') return `${name} is rendering…`;
   if (item.status === 'completed') return `${name} is ready to watch or download.`;
-  return `${name} failed: ${item.error ?? 'no reason given'}.`;
+  return `${name} failed: ${item.error ? localTimes(item.error) : 'no reason given'}.`;
 }
 
 export function MediaHub({ project }) {
@@ -135,7 +138,7 @@ function Hub({ project, canWrite }) {
       onCancel=${() => setConfirming(null)}
     >
       ${confirming ? html`<p>${whatDeleteDoes(confirming)}</p>` : null}
-      <${ErrorNote} error=${deleteError} />
+      ${deleteError ? html`<p class="error" role="alert">${actionError(deleteError)}</p>` : null}
     <//>
   `;
 }
@@ -196,8 +199,6 @@ function MakeMedia({ project, cameras, onCreated }) {
   `;
 }
 
-const FIELDS = { title: 'title', camera_exid: 'camera', from_date: 'from', to_date: 'to', fps: 'fps', duration: 'duration' };
-
 function MakeForm({ kind, project, cameras, onCancel, onCreated }) {
   const clip = kind === 'clip';
   // Defaults only (uncontrolled fields): what the person types survives a refused submission.
@@ -206,14 +207,26 @@ function MakeForm({ kind, project, cameras, onCancel, onCreated }) {
     return { from: localInput(new Date(now.getTime() - (clip ? 3_600_000 : 7 * 86_400_000))), to: localInput(now) };
   });
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState(null);
-  const bad = error?.body?.details?.[0]?.field;
-  const invalid = (field) => (FIELDS[bad] === field ? 'true' : undefined);
-  const describe = (field, hint) => [hint, FIELDS[bad] === field ? 'media-form-error' : null].filter(Boolean).join(' ') || undefined;
+  const [error, setError] = useState(null); // { field, message } beside a field, or { message } for the form
+  const form = useRef(null);
+  const invalid = (field) => (error?.field === field ? 'true' : undefined);
+  const errorId = (field) => `media-${field}-error`;
+  const describe = (field, hint) => [hint, error?.field === field ? errorId(field) : null].filter(Boolean).join(' ') || undefined;
+  const fieldNote = (field) =>
+    error?.field === field ? html`<p id=${errorId(field)} class="error media-field-error" role="alert">${error.message}</p>` : null;
+  // The field in error takes the focus, so its message is read next to it.
+  useEffect(() => {
+    if (error?.field) form.current?.querySelector(`[name="${error.field}"]`)?.focus();
+  }, [error]);
 
   const submit = async (event) => {
     event.preventDefault();
     const f = new FormData(event.currentTarget);
+    // A backwards range is caught here, in the same words the API's refusal gets.
+    if (f.get('from') && f.get('to') && Date.parse(f.get('to')) <= Date.parse(f.get('from'))) {
+      setError({ field: 'to', message: 'The end must be after the start.' });
+      return;
+    }
     const body = {
       title: f.get('title'),
       camera_exid: f.get('camera'),
@@ -228,14 +241,14 @@ function MakeForm({ kind, project, cameras, onCancel, onCreated }) {
       const item = await api('POST', `/v2/projects/${encodeURIComponent(project)}/media-hub/${clip ? 'clips' : 'timelapses'}`, body);
       onCreated(item);
     } catch (e) {
-      setError(e);
+      setError(fieldError(e) ?? { message: `The ${clip ? 'clip' : 'timelapse'} could not be made: ${plain(e.message)}` });
       setBusy(false);
     }
   };
 
   const id = (field) => `media-${field}`;
   return html`
-    <form id="media-form" class="card media-form" aria-labelledby="media-form-h" onSubmit=${submit}>
+    <form id="media-form" class="card media-form" aria-labelledby="media-form-h" onSubmit=${submit} ref=${form}>
       <h2 id="media-form-h">${clip ? 'Make a clip' : 'Make a timelapse'}</h2>
       <p class="muted">
         ${
@@ -248,12 +261,14 @@ function MakeForm({ kind, project, cameras, onCancel, onCreated }) {
         <div class="media-wide">
           <label for=${id('title')}>Title</label>
           <input id=${id('title')} name="title" required maxlength="200" aria-invalid=${invalid('title')} aria-describedby=${describe('title')} />
+          ${fieldNote('title')}
         </div>
         <div class="media-wide">
           <label for=${id('camera')}>Camera</label>
           <select id=${id('camera')} name="camera" required aria-invalid=${invalid('camera')} aria-describedby=${describe('camera')}>
             ${cameras.map((c) => html`<option value=${c.exid}>${c.name}</option>`)}
           </select>
+          ${fieldNote('camera')}
         </div>
         ${['from', 'to'].map(
           (field) => html`<div>
@@ -267,6 +282,7 @@ function MakeForm({ kind, project, cameras, onCancel, onCreated }) {
               aria-invalid=${invalid(field)}
               aria-describedby=${describe(field, 'media-zone')}
             />
+            ${fieldNote(field)}
           </div>`,
         )}
         <p id="media-zone" class="muted media-wide media-hint">Times are your own (${offsetLabel()}).</p>
@@ -286,6 +302,7 @@ function MakeForm({ kind, project, cameras, onCancel, onCreated }) {
                 aria-describedby=${describe('fps', 'media-fps-hint')}
               />
               <p id="media-fps-hint" class="muted media-hint">Recorded frames shown per second of video (1–30).</p>
+              ${fieldNote('fps')}
             </div>`
             : html`<div>
               <label for=${id('duration')}>Length in seconds</label>
@@ -301,10 +318,11 @@ function MakeForm({ kind, project, cameras, onCancel, onCreated }) {
                 aria-describedby=${describe('duration', 'media-duration-hint')}
               />
               <p id="media-duration-hint" class="muted media-hint">How long the video plays (1–600).</p>
+              ${fieldNote('duration')}
             </div>`
         }
       </div>
-      ${error ? html`<p id="media-form-error" class="error" role="alert">The server refused: ${error.message}</p>` : null}
+      ${error && !error.field ? html`<p id="media-form-error" class="error" role="alert">${error.message}</p>` : null}
       <div class="actions media-form-actions">
         <button type="submit" disabled=${busy}>${busy ? 'Sending…' : clip ? 'Make clip' : 'Make timelapse'}</button>
         <button type="button" class="secondary" onClick=${onCancel}>Cancel</button>
@@ -339,6 +357,8 @@ function ItemCard({ item, cameraName, canWrite, project, onRetried, onDelete }) 
     setVideo(URL.createObjectURL(await fetchFile(item)));
   });
   const retry = act('retry', async () => onRetried(await api('POST', `${itemPath(project, item.id)}/retry`)));
+  const recorded = useRecorded(item, canWrite && item.status === 'failed' && rendered);
+  const size = item.status === 'completed' && rendered ? lengthAndSize(item) : '';
 
   return html`
     <li class="card media-item" aria-labelledby=${titleId}>
@@ -351,6 +371,7 @@ function ItemCard({ item, cameraName, canWrite, project, onRetried, onDelete }) 
         </p>
         ${item.from_date && item.to_date && item.type !== 'compare' ? html`<p class="media-range">${range(item.from_date, item.to_date)}</p>` : null}
         ${item.type === 'compare' && item.from_date ? html`<p class="media-range">Before ${dateTime(item.from_date)}, after ${dateTime(item.to_date)}</p>` : null}
+        ${size ? html`<p class="media-size">${size}</p>` : null}
         ${
           rendered
             ? html`<p class=${`media-state media-${item.status}`}>
@@ -360,7 +381,15 @@ function ItemCard({ item, cameraName, canWrite, project, onRetried, onDelete }) 
             </p>`
             : null
         }
-        ${item.status === 'failed' && item.error ? html`<p class="error">${item.error}</p>` : null}
+        ${item.status === 'failed' && item.error ? html`<p class="error">${plain(localTimes(item.error))}</p>` : null}
+        ${
+          recorded.state === 'none'
+            ? html`<p class="muted media-no-retry">
+                ${item.type === 'compare' ? 'The camera has no recordings yet' : 'The camera has still recorded nothing in this range'}, so a retry would fail
+                the same way.
+              </p>`
+            : null
+        }
         <p class="muted media-who">Requested by ${item.requester_email} · ${dateTime(item.created_at)}</p>
         ${video ? html`<video class="media-video" controls src=${video} aria-label=${`${item.title} (video)`}></video>` : null}
         <div class="actions media-actions">
@@ -384,8 +413,15 @@ function ItemCard({ item, cameraName, canWrite, project, onRetried, onDelete }) 
               : null
           }
           ${
-            canWrite && item.status === 'failed' && rendered
+            recorded.state === 'some'
               ? html`<button type="button" disabled=${busy === 'retry'} onClick=${retry}>Retry<span class="visually-hidden"> ${item.title}</span></button>`
+              : null
+          }
+          ${
+            recorded.state === 'none'
+              ? html`<button type="button" class="secondary" onClick=${recorded.check}>
+                  Look for recordings again<span class="visually-hidden"> for ${item.title}</span>
+                </button>`
               : null
           }
           ${
@@ -394,7 +430,7 @@ function ItemCard({ item, cameraName, canWrite, project, onRetried, onDelete }) 
               : null
           }
         </div>
-        <${ErrorNote} error=${error} />
+        ${error ? html`<p class="error" role="alert">${actionError(error)}</p>` : null}
       </div>
     </li>
   `;
@@ -403,4 +439,29 @@ function ItemCard({ item, cameraName, canWrite, project, onRetried, onDelete }) 
 function Thumb({ item }) {
   const src = useImage(item.thumbnail_url ? `/v2/media-hub/${encodeURIComponent(item.id)}/thumbnail` : null);
   return html`<div class="media-thumb">${src ? html`<img src=${src} alt="" />` : html`<span aria-hidden="true">${TYPES[item.type]}</span>`}</div>`;
+}
+
+/**
+ * Whether a failed render's range (a compare: its camera) now holds recorded frames: 'some', 'none',
+ * or 'unknown' while asking (or when asking failed: the retry is then offered, the API decides).
+ */
+function useRecorded(item, wanted) {
+  const [state, setState] = useState('unknown');
+  const [asked, setAsked] = useState(0);
+  useEffect(() => {
+    if (!wanted || !item.camera_exid) return undefined;
+    const controller = new AbortController();
+    const q = new URLSearchParams({ limit: '1' });
+    if (item.type !== 'compare' && item.from_date && item.to_date) {
+      q.set('from', item.from_date);
+      q.set('to', item.to_date);
+    }
+    setState('unknown');
+    get(`/v2/cameras/${encodeURIComponent(item.camera_exid)}/recordings/snapshots?${q}`, { signal: controller.signal }).then(
+      (page) => controller.signal.aborted || setState(page.data.length ? 'some' : 'none'),
+      () => controller.signal.aborted || setState('some'),
+    );
+    return () => controller.abort();
+  }, [wanted, item.id, item.status, asked]);
+  return { state: wanted ? state : 'off', check: () => setAsked((n) => n + 1) };
 }

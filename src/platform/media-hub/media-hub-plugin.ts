@@ -40,7 +40,7 @@ export const mediaHubFeature = defineFeature({
       },
       outbox,
     );
-    const mediaHub = new MediaHubService(repo, storage, mediaJobs, { publicUrl: config.publicUrl, fileMaxBytes: config.mediaFileMaxBytes });
+    const mediaHub = new MediaHubService(repo, storage, mediaJobs, snapshotIndex, { publicUrl: config.publicUrl, fileMaxBytes: config.mediaFileMaxBytes });
     deletionHooks.onCameraDelete('media hub files', async (camera) => {
       await mediaHub.removeObjects({ cameraId: camera.id });
     });

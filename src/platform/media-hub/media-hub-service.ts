@@ -8,6 +8,7 @@ import { pageMeta, pageOffset, type PageMeta } from '../../lib/http/pagination.j
 import type { MediaHubItemsTable } from './media-hub-tables.js';
 import type { ObjectStore } from '../storage/index.js';
 import type { ProjectRef } from '../access/index.js';
+import type { SnapshotIndex } from '../recordings/index.js';
 import { parseTimestamp } from '../../lib/time/read-time.js';
 import { toMediaItem, type ItemRow, type MediaItem } from './media-item-record.js';
 import type { Kind } from './media-hub-tables.js';
@@ -110,8 +111,14 @@ export class MediaHubService {
     private readonly repo: MediaItemsRepository,
     private readonly storage: ObjectStore,
     private readonly runner: MediaJobRunner,
+    private readonly snapshots: SnapshotIndex,
     private readonly opts: { publicUrl: string; fileMaxBytes: number },
   ) {}
+
+  /** Whether the camera recorded any frame in [from, to] (ISO, both inclusive). */
+  private async recorded(cameraId: string, from: string, to: string): Promise<boolean> {
+    return (await this.snapshots.firstIn(cameraId, from, new Date(Date.parse(to) + 1).toISOString())) !== null;
+  }
 
   private view(r: ItemRow): MediaItem {
     return toMediaItem(r, this.opts.publicUrl);
@@ -254,6 +261,8 @@ export class MediaHubService {
     const to = instant('to_date', input.to_date, true);
     if (from >= to) throw validation('to_date', 'must be after from_date');
     if (Date.parse(to) - Date.parse(from) > CLIP_MAX_MS) throw validation('to_date', 'a clip spans at most 24 hours (use a timelapse for longer)');
+    // Refused now rather than queued to fail: a clip of nothing can never render.
+    if (!(await this.recorded(cameraId, from, to))) throw validation('from_date', 'the camera recorded no frames between these times');
     const id = newId();
     const logoKey = input.logo ? await this.storeLogo(project, id, input.logo) : null;
     const options = { ...this.videoOptions(input), fps: input.fps ?? 4, logo: !!logoKey };
@@ -400,6 +409,12 @@ export class MediaHubService {
     const r = await this.row(project, id);
     if (r.kind === 'url' || r.kind === 'file') throw new ApiError('CONFLICT', `A ${r.kind} item has no render to retry`);
     if (r.status !== 'failed') throw new ApiError('CONFLICT', `Only failed renders can be retried (this one is ${r.status})`);
+    // A retry that cannot succeed is refused: the range (or, for a compare, the camera) has no frames.
+    if (r.camera_id && r.from_date && r.to_date) {
+      if (r.kind === 'compare' && !(await this.snapshots.latest(r.camera_id))) throw new ApiError('CONFLICT', 'The camera has no recorded frames to compare');
+      if (r.kind !== 'compare' && !(await this.recorded(r.camera_id, r.from_date, r.to_date)))
+        throw new ApiError('CONFLICT', 'The camera recorded no frames in this range, so the render would fail again');
+    }
     await this.requeue(id, {});
     return this.replyThenKick(id);
   }

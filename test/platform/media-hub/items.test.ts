@@ -292,10 +292,11 @@ const mkTimelapse = async (t: TestPlatform, w: AccessWorld, project: string, cam
       payload: { title: 't', camera_exid: camera, from_date: '2026-11-01', to_date: '2026-11-02', duration: 2 },
     })
   ).json().id as string;
-/** A render that fails (no frames), waited for. */
+/** A render that fails (no frames), waited for; then a frame is stored in its range, so a retry may succeed. */
 const mkFailed = async (t: TestPlatform, w: AccessWorld, project: string, camera: string) => {
   const id = await mkTimelapse(t, w, project, camera);
   await waitForStatus(t, w.owner.auth, `${base(project)}/${id}`, ['failed']);
+  await storeFrames(t, camera, [new Date('2026-11-01T12:00:00Z')]);
   return id;
 };
 
@@ -321,6 +322,11 @@ const specs: EndpointSpec[] = [
     scopes: S,
     role: 'editor',
     okStatus: 201,
+    // A clip over a range with no frames is refused: both cameras have one in it.
+    setup: async (t, w) => {
+      for (const cam of [w.cameraExid, w.otherCameraExid]) await storeFrames(t, cam, [new Date('2026-11-01T10:30:00Z')]);
+      return {};
+    },
   },
   {
     method: 'POST',
@@ -387,6 +393,39 @@ for (const what of ['file', 'thumbnail']) {
     setup: async (t, w) => ({ id: await mkFileItem(t, w, w.projectExid), otherId: await mkFileItem(t, w, w.otherProjectExid) }),
   });
 }
+
+describe('clips of nothing', () => {
+  it('refuses a clip over a range without recordings in plain words, and accepts it once a frame is there', async () => {
+    const cam = (await tp.camera(owner, projectExid, 'Empty cam')).exid;
+    const payload = { title: 'Nothing', camera_exid: cam, from_date: '2026-11-03T08:00:00Z', to_date: '2026-11-03T09:00:00Z' };
+    const refused = await post(`${base()}/clips`, payload);
+    expect(refused.statusCode, refused.body).toBe(400);
+    expect(refused.json()).toMatchObject({
+      code: 'VALIDATION_ERROR',
+      details: [{ field: 'from_date', message: 'the camera recorded no frames between these times' }],
+    });
+    // A frame just outside either end does not count; one at the very end (to the minute) does.
+    await storeFrames(tp, cam, [new Date('2026-11-03T07:59:59Z'), new Date('2026-11-03T09:01:00Z')]);
+    expect((await post(`${base()}/clips`, payload)).statusCode).toBe(400);
+    await storeFrames(tp, cam, [new Date('2026-11-03T09:00:30Z')]);
+    const made = await post(`${base()}/clips`, { ...payload, to_date: '2026-11-03T09:00' });
+    expect(made.statusCode, made.body).toBe(201);
+  });
+
+  it('refuses to retry a render whose range still has no recordings (409), and retries once it has', async () => {
+    const cam = (await tp.camera(owner, projectExid, 'Later cam')).exid;
+    const res = await post(`${base()}/timelapses`, { title: 'Later', camera_exid: cam, from_date: '2026-11-04', to_date: '2026-11-04', duration: 1 });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json().id;
+    await waitForStatus(tp, owner.auth, `${base()}/${id}`, ['failed']);
+    const refused = await post(`${base()}/${id}/retry`, {});
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json().message).toBe('The camera recorded no frames in this range, so the render would fail again');
+    await storeFrames(tp, cam, [new Date('2026-11-04T12:00:00Z')]);
+    const retried = await post(`${base()}/${id}/retry`, {});
+    expect(retried.statusCode, retried.body).toBe(200);
+  });
+});
 
 describe('access rules', () => {
   it('covers all 18 endpoints', () => expect(specs.length).toBe(18));

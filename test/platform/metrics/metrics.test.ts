@@ -77,17 +77,17 @@ describe('platform metrics', () => {
   });
 
   it('reads the live streams, the render queue and the held work when scraped', async () => {
-    const clip = (title: string) =>
+    const render = (title: string) =>
       tp.app.inject({
         method: 'POST',
-        url: `/v2/projects/${project.exid}/media-hub/clips`,
+        url: `/v2/projects/${project.exid}/media-hub/timelapses`,
         headers: owner.auth,
-        payload: { title, camera_exid: camera.exid, from_date: '2026-11-10T02:00:00Z', to_date: '2026-11-10T04:00:00Z', width: 64 },
+        payload: { title, camera_exid: camera.exid, from_date: '2026-11-10T02:00:00Z', to_date: '2026-11-10T04:00:00Z', duration: 1, width: 64 },
       });
     const before = sampleValue((await scrape()).samples, 'overlook_media_jobs_queued');
     expect(before).toBe(0);
     for (const title of ['first', 'second', 'third']) {
-      const res = await clip(title);
+      const res = await render(title);
       expect(res.statusCode, res.body).toBe(201);
     }
     const { samples, types } = await scrape();

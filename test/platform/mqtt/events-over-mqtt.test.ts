@@ -79,15 +79,17 @@ describe('events over MQTT', () => {
   });
 
   it('media_item.failed when a render ends without frames', async () => {
-    const res = await req('POST', `/v2/projects/${project.exid}/media-hub/clips`, {
+    // A timelapse: a clip over a range without frames is refused before it is queued.
+    const res = await req('POST', `/v2/projects/${project.exid}/media-hub/timelapses`, {
       title: 'Empty',
       camera_exid: camera.exid,
       from_date: '2026-11-10T02:00:00Z',
       to_date: '2026-11-10T04:00:00Z',
+      duration: 1,
     });
     expect(res.statusCode, res.body).toBe(201);
     await until('the render failed', () => ofType('media_item.failed').length === 1, 30_000);
-    expect(ofType('media_item.failed')[0]!.body.data).toMatchObject({ media_item_id: res.json().id, kind: 'clip', title: 'Empty' });
+    expect(ofType('media_item.failed')[0]!.body.data).toMatchObject({ media_item_id: res.json().id, kind: 'timelapse', title: 'Empty' });
   });
 
   it('key.revoked_by_leak, once per project the key reached', async () => {

@@ -1,11 +1,14 @@
 // The media hub screen in a real browser against a real platform with its render jobs on: a clip made
 // through the form (keyboard only) renders with real ffmpeg while the status line follows it, and the
-// download is a real H.264 MP4 (ffprobe); a bad range shows the API's own 400 next to the form; a
-// timelapse of a span with no frames fails with its reason and renders on retry once frames exist;
+// download is a real H.264 MP4 (ffprobe) and the card gives its length and size; a bad range, a clip
+// too long and a span with no recordings (which the API refuses when asked) are said in plain words
+// beside the field; a timelapse of a span with no frames fails with its reason in local time, offers
+// no retry until frames exist, then renders on retry; an item deleted meanwhile is said in words;
 // delete asks first and says what goes; a viewer sees the media but no make, retry or delete. At desktop
 // and phone size, with no serious accessibility violation and nothing overflowing sideways.
 // Screenshots in test-output/web-app/media-hub/.
 import { readFileSync } from 'node:fs';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { downloadedFile } from '../../helpers/browser.js';
@@ -56,7 +59,8 @@ const card = (page: Page, title: string) => page.locator('li.media-item', { has:
  * and instead no element of the app itself may carry a style attribute (the CSP would refuse it).
  */
 async function checkPage(page: Page, viewport: ViewportName, name: string): Promise<void> {
-  expect(await page.locator('#app [style]').count()).toBe(0);
+  // An empty style attribute is what axe's probes leave behind on elements kept since an earlier run.
+  expect(await page.locator('#app [style]:not([style=""])').count()).toBe(0);
   expect(await seriousA11yViolations(page)).toEqual([]);
   expect(await horizontalOverflow(page)).toBe(0);
   await shot(page, 'media-hub', name, viewport);
@@ -86,22 +90,34 @@ describe('the media hub screen', () => {
     expect(await page.locator('#media-camera option').allTextContents()).toEqual(['Crane north', 'Gate south']);
     await page.locator('#media-title').focus();
     await page.keyboard.type('Morning pour');
-    // The range backwards: the API's 400 is shown beside the form and the field is marked.
+    // The range backwards: plain words beside the end field, which is marked and takes the focus.
     await fillRange(page, CLIP_FROM + 6 * 60_000, CLIP_FROM);
     await page.locator('#media-fps').focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('#media-form-error').textContent()).toBe('The server refused: to_date: must be after from_date');
-    expect(await page.locator('#media-form-error').getAttribute('role')).toBe('alert');
+    await expect.poll(() => page.locator('#media-to-error').textContent()).toBe('The end must be after the start.');
+    expect(await page.locator('#media-to-error').getAttribute('role')).toBe('alert');
     expect(await page.locator('#media-to').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#media-to').getAttribute('aria-describedby')).toContain('media-to-error');
+    expect(await page.evaluate('document.activeElement.id')).toBe('media-to');
+    expect(await page.textContent('main')).not.toMatch(/server refused|to_date|from_date/);
     // What was typed stays for the person to correct.
     expect(await page.inputValue('#media-title')).toBe('Morning pour');
     expect(await page.inputValue('#media-from')).toBe(await localValue(page, CLIP_FROM + 6 * 60_000));
     await checkPage(page, viewport, '2-bad-range');
-    // Longer than a clip may be: the API's limit, in its words.
+    // Longer than a clip may be: the API's limit, in plain words beside the field.
     await fillRange(page, CLIP_FROM, CLIP_FROM + 25 * 3_600_000);
     await page.locator('#media-fps').focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('#media-form-error').textContent()).toMatch(/at most 24 hours/);
+    await expect.poll(() => page.locator('#media-to-error').textContent()).toBe('A clip covers at most 24 hours. For a longer span, make a timelapse.');
+    // A span the camera recorded nothing in: refused when asked, not queued to fail.
+    await fillRange(page, CLIP_FROM - 2 * 3_600_000, CLIP_FROM - 3_600_000);
+    await page.locator('#media-fps').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.locator('#media-from-error').textContent()).toMatch(/^The camera recorded nothing between these times\./);
+    expect(await page.locator('#media-from').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#media-to').getAttribute('aria-invalid')).toBeNull();
+    await checkPage(page, viewport, '2b-nothing-recorded');
+    expect((await web.tp.app.inject({ method: 'GET', url: `/v2/projects/${projectExid}/media-hub`, headers: ada.auth })).json().data).toEqual([]);
 
     await fillRange(page, CLIP_FROM, CLIP_FROM + 6 * 60_000);
     await page.locator('#media-fps').focus();
@@ -114,6 +130,8 @@ describe('the media hub screen', () => {
     const clip = card(page, 'Morning pour');
     expect(await clip.locator('.media-badge').textContent()).toBe('Ready');
     expect(await clip.locator('.media-meta').textContent()).toContain('Crane north');
+    // Twelve frames at 4 a second: three seconds of video, and its size.
+    expect(await clip.locator('.media-size').textContent()).toMatch(/^Length 3 s · \d+(\.\d)? (B|KB|MB)$/);
     await expect.poll(() => clip.locator('.media-thumb img').getAttribute('src')).toMatch(/^blob:/);
 
     // The download is the rendered MP4 itself, fetched with the person's token.
@@ -145,7 +163,27 @@ describe('the media hub screen', () => {
     expect(await status(page)).toBe('Deleted clip “Morning pour”.');
     const left = await web.tp.app.inject({ method: 'GET', url: `/v2/projects/${projectExid}/media-hub`, headers: ada.auth });
     expect(left.json().data).toEqual([]);
-    expect(pageErrors(errors)).toEqual([]);
+
+    // An item someone else deleted meanwhile: the download says so in words, never a bare "not found".
+    const png = await sharp({ create: { width: 32, height: 32, channels: 3, background: '#3366cc' } })
+      .png()
+      .toBuffer();
+    const upload = await web.tp.app.inject({
+      method: 'POST',
+      url: `/v2/projects/${projectExid}/media-hub`,
+      headers: ada.auth,
+      payload: { type: 'file', title: 'Site plan', file: png.toString('base64'), file_name: 'plan.png' },
+    });
+    expect(upload.statusCode, upload.body).toBe(201);
+    await page.reload();
+    const plan = card(page, 'Site plan');
+    await plan.waitFor({ timeout: 20_000 });
+    const gone = await web.tp.app.inject({ method: 'DELETE', url: `/v2/projects/${projectExid}/media-hub/${upload.json().id}`, headers: ada.auth });
+    expect(gone.statusCode).toBe(204);
+    await plan.getByRole('button', { name: 'Download Site plan' }).press('Enter');
+    await expect.poll(() => plan.locator('p.error').textContent()).toMatch(/^This item is no longer in the media hub: someone may have deleted it\./);
+    expect(await page.textContent('main')).not.toMatch(/not found/i);
+    expect(pageErrors(errors).filter((e) => !/status of 404/.test(e))).toEqual([]);
   }, 90_000);
 
   it('shows a failed timelapse with its reason and renders it on retry (phone)', async () => {
@@ -161,16 +199,27 @@ describe('the media hub screen', () => {
     await expect.poll(() => status(page), { timeout: 60_000 }).toMatch(/^Timelapse “Slab week” failed: .+/);
     const item = card(page, 'Slab week');
     expect(await item.locator('.media-badge').textContent()).toBe('Failed');
-    expect(await item.locator('p.error').textContent()).toMatch(/frame/i);
+    // The reason in the person's own clock (never the API's UTC timestamps), and no Retry that would fail again.
+    const reason = (await item.locator('p.error').textContent()) ?? '';
+    expect(reason).toMatch(/^No recorded frames between .+ and .+\.$/);
+    expect(reason).not.toMatch(/\d{4}-\d\d-\d\dT/);
+    const localStart = (await page.evaluate(
+      `new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' }).format(${LATER_FROM})`,
+    )) as string;
+    expect(reason).toContain(localStart);
+    expect(await status(page)).toContain(localStart);
     expect(await item.getByRole('button', { name: 'Download Slab week' }).count()).toBe(0);
+    await expect.poll(() => item.locator('.media-no-retry').textContent()).toMatch(/recorded nothing in this range, so a retry would fail/);
+    expect(await item.getByRole('button', { name: 'Retry Slab week' }).count()).toBe(0);
     await checkPage(page, viewport, '6-failed');
 
-    // Frames arrive for that span; a retry now renders it.
+    // Frames arrive for that span; looked for again, a retry is offered and renders it.
     await storeFrames(
       web.tp,
       cameraExid,
       Array.from({ length: 6 }, (_, i) => new Date(LATER_FROM + i * 60_000)),
     );
+    await item.getByRole('button', { name: 'Look for recordings again for Slab week' }).click();
     await item.getByRole('button', { name: 'Retry Slab week' }).click();
     await expect.poll(() => status(page), { timeout: 60_000 }).toBe('Timelapse “Slab week” is ready to watch or download.');
     expect(await item.locator('.media-badge').textContent()).toBe('Ready');
