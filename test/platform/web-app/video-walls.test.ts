@@ -37,7 +37,7 @@ interface Wall {
 }
 const walls = async (who: Person = ada) =>
   (await web.tp.app.inject({ method: 'GET', url: `/v2/video-walls?project_exid=${project.exid}`, headers: who.auth })).json() as Wall[];
-const item = (page: Page, name: string) => page.locator('li.wall-item', { has: page.locator(`h3:text-is("${name}")`) });
+const item = (page: Page, name: string) => page.locator('li.wall-item', { has: page.locator(`h3.wall-name a:text-is("${name}")`) });
 const byCell = (w: Wall | undefined) => [...(w?.tiles ?? [])].sort((a, b) => a.row - b.row || a.column - b.column).map((t) => [t.row, t.column, t.camera_exid]);
 
 /** Chooses `label` in the focused select by typing its first letters, as a keyboard user does. */
@@ -80,6 +80,8 @@ describe('video walls', () => {
       expect(await page.textContent('.setup-status')).toBe(`${name} is created.`);
       let saved = (await walls()).find((w) => w.name === name);
       expect(saved).toMatchObject({ rows: 2, columns: 2 });
+      // Its name opens the wall's live view.
+      expect(await item(page, name).locator('h3 a').getAttribute('href')).toBe(`#/walls/${saved!.id}`);
       expect(byCell(saved)).toEqual([
         [0, 0, gate.exid],
         [1, 1, crane.exid],
