@@ -123,9 +123,11 @@ export class Timeline {
     const ticks = [0, 1, 2, 3, 4].map((i) => Object.assign(document.createElement('span'), { textContent: label(this.viewStart + (i * this.span) / 4) }));
     $('#hours').replaceChildren(...ticks);
     const whole = this.level === 0;
-    $('#timeline-view').textContent = whole
+    const view = whole
       ? 'Showing the whole day.'
       : `Showing ${label(this.viewStart)}–${label(this.viewStart + this.span)} (${humanDuration(this.span * 1000)}).`;
+    // A live region: written only when the window moves, not on every poll.
+    if ($('#timeline-view').textContent !== view) $('#timeline-view').textContent = view;
     $('#zoom-in').setAttribute('aria-disabled', String(this.level === LEVELS.length - 1));
     $('#zoom-out').setAttribute('aria-disabled', String(whole));
     $('#pan-earlier').hidden = $('#pan-later').hidden = whole;
@@ -159,6 +161,8 @@ export class Timeline {
     const center = this.marked || !last ? this.value : this.secondsOf(last.end);
     this.level = level;
     this.viewStart = this.clampStart(center - this.span / 2);
+    // The keys then move from the middle of what shows, not from wherever the slider last was.
+    if (!this.marked) this.setValue(Math.round(center));
     this.render();
   }
 
