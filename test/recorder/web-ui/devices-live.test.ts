@@ -69,7 +69,10 @@ async function open(viewport: Viewport): Promise<{ page: Page; errors: string[] 
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && !isToolStyleRefusal(page, m.text()) && !REFUSED_LOAD.test(m.text()) && errors.push(m.text()));
+  page.on('console', (m) => {
+    if (m.type() !== 'error' || isToolStyleRefusal(page, m.text()) || REFUSED_LOAD.test(m.text())) return;
+    errors.push(`${m.text()} (${m.location().url})`);
+  });
   await page.goto(`${url}/`);
   // Gone if the page ever reloads: what follows must show up in this very document.
   await page.evaluate('window.sameDocument = true');
@@ -254,7 +257,7 @@ describe('devices in the recorder web UI, by keyboard alone (desktop)', () => {
     await tabTo(page, '#fullscreen');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.evaluate('document.fullscreenElement?.id ?? null')).toBe('player');
-    expect(await page.textContent('#fullscreen')).toBe('Exit full screen');
+    await expect.poll(() => page.textContent('#fullscreen')).toBe('Exit full screen');
     await page.screenshot({ path: join(SHOTS, '8-full-screen-desktop.png') });
     await page.keyboard.press('Enter');
     await expect.poll(() => page.evaluate('document.fullscreenElement')).toBeNull();
