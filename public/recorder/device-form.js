@@ -19,7 +19,7 @@ const FIELDS = {
 };
 
 /** "must be …" → "This must be …." : a recorder message made into a sentence that stands alone. */
-export function plainWords(message) {
+function plainWords(message) {
   let text = String(message).trim();
   if (/^(must|is|cannot|has)\b/.test(text)) text = `This ${text}`;
   text = text.replace(/\bmust NOT have more than (\d+) characters/, 'is too long (at most $1 characters)');
