@@ -4,7 +4,7 @@
 // and watch its state and the day's recordings arrive without a reload (checked through the recorder
 // API); zoom the timeline until a 20 s run is wide, play it, full screen, and export a clip named in
 // the device's local time. On the phone: the list follows a state change, an IP camera is added, the
-// zoomed timeline still shows the short run. Every state is checked with axe-core, for sideways
+// zoomed timeline still shows the short run; a read-only user gets no add or edit. Every state is checked with axe-core, for sideways
 // overflow and page errors, and screenshotted to test-output/recorder-ui/devices/.
 // Code that runs in the page is passed as strings: the suite is type-checked without the DOM's types.
 import { mkdirSync } from 'node:fs';
@@ -19,8 +19,11 @@ const SHOTS = join(import.meta.dirname, '..', '..', '..', 'test-output', 'record
 const TZ = 'Europe/Berlin';
 const VIEWPORTS = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
 type Viewport = keyof typeof VIEWPORTS;
-/** A refusal the page handles (a form the recorder turned down, a playlist or WHEP offer while nothing records): Chromium logs it. */
-const REFUSED_LOAD = /^Failed to load resource: the server responded with a status of (400|404|409|503)/;
+/**
+ * A refusal the page handles, which Chromium logs: a form the recorder turned down, a playlist or WHEP
+ * offer while nothing records, the admin-only user list a viewer's page asks to know it is no admin.
+ */
+const REFUSED_LOAD = /^Failed to load resource: the server responded with a status of (400|403|404|409|503)/;
 
 let r: TestRecorder;
 let url: string;
@@ -348,5 +351,23 @@ describe('devices in the recorder web UI (phone)', () => {
     expect(await page.textContent('#device-reason')).not.toBe('');
     await checkPage(page, errors, '4-ip-added', 'phone');
     expect(await page.evaluate('window.sameDocument')).toBe(true);
+  });
+
+  it('shows a read-only user the devices without the add and edit buttons', async () => {
+    const { page, errors } = await open('phone');
+    await page.fill('#email', 'viewer@example.com');
+    await page.fill('#password', 'password-123');
+    await page.press('#password', 'Enter');
+    await page.waitForSelector('#devices:not([hidden])');
+    await expect.poll(() => page.locator('#device-list li').count()).toBe(2);
+    expect(await page.isVisible('#add-device')).toBe(false);
+    await page.click(`#device-list li[data-device-id="${yard!.id}"] a`);
+    await page.waitForSelector('#device:not([hidden])');
+    expect(await page.isVisible('#edit-device')).toBe(false);
+    // Typed by hand, the form's address sends a viewer back, saying why.
+    await page.evaluate(`location.hash = '#/devices/${yard!.id}/edit'`);
+    await expect.poll(() => page.textContent('#status')).toBe('Only a recorder admin can add or change devices.');
+    await page.waitForSelector('#device:not([hidden])');
+    await checkPage(page, errors, '5-viewer', 'phone');
   });
 });
