@@ -1,17 +1,24 @@
 // The recorder's web UI: plain browser JavaScript against the recorder's own /api, no build step.
 // The access token lives in sessionStorage (gone when the tab closes); every call sends it as
 // `Authorization: Bearer`, and only the video URLs carry it as `?token=` (players cannot set headers).
-// A 401 anywhere returns to sign-in. Pages: `#/` lists the devices, `#/devices/<id>` shows one.
+// A 401 anywhere returns to sign-in. Pages: `#/` lists the devices, `#/devices/<id>` shows one,
+// `#/devices/new` and `#/devices/<id>/edit` add and change one (admins). The page polls the recorder
+// every few seconds while it is visible (states, the day's recordings), so nothing needs a reload.
+import { DeviceForm } from './device-form.js';
 import { Player } from './player.js';
 import { Timeline } from './timeline.js';
-import { clock, dayIn, instantAt, parseClock, secondsOfDay } from './time.js';
+import { clock, dayIn, instantAt, parseClock, secondsOfDay, wallClock } from './time.js';
 
 const $ = (sel) => document.querySelector(sel);
 const TOKEN = 'overlook.recorder.token';
 const token = () => sessionStorage.getItem(TOKEN) ?? '';
 
-let deviceTimer = null;
+/** How often an open page asks the recorder what changed. */
+const POLL_MS = 3000;
+
 let current = null; // the device shown: {id, name, timezone, …}
+/** Whether the signed-in user is a recorder admin (null: not asked yet). */
+let isAdmin = null;
 /** Bumped on every navigation, so that a page still loading does not show itself over the next one. */
 let routeGen = 0;
 
@@ -20,6 +27,15 @@ function say(text) {
 }
 
 class SignedOut extends Error {}
+
+/** An error answer of the recorder: its sentence, its status and the fields it names (`details`). */
+class ApiProblem extends Error {
+  constructor(status, data) {
+    super(data?.message ?? `The recorder answered ${status}`);
+    this.status = status;
+    this.details = data?.details;
+  }
+}
 
 async function api(method, path, body) {
   const headers = { authorization: `Bearer ${token()}` };
@@ -30,8 +46,50 @@ async function api(method, path, body) {
     throw new SignedOut();
   }
   const data = res.status === 204 ? null : await res.json().catch(() => null);
-  if (!res.ok) throw new Error(data?.message ?? `The recorder answered ${res.status}`);
+  if (!res.ok) throw new ApiProblem(res.status, data);
   return data;
+}
+
+// The page keeps up with the recorder by asking again every POLL_MS while the tab is visible (a
+// hidden tab asks nothing, and asks at once when shown again). One task per page: the route's.
+let poll = { timer: null, task: null, busy: false, gen: 0 };
+let pollFailed = false;
+
+function keepUp(gen, task) {
+  stopKeepingUp();
+  poll = { timer: setTimeout(() => pollNow(), POLL_MS), task, busy: false, gen };
+}
+
+function stopKeepingUp() {
+  clearTimeout(poll.timer);
+  poll = { timer: null, task: null, busy: false, gen: 0 };
+}
+
+async function pollNow() {
+  const p = poll;
+  if (!p.task || p.busy || p.gen !== routeGen) return;
+  clearTimeout(p.timer);
+  if (!document.hidden) {
+    p.busy = true;
+    try {
+      await p.task();
+      if (pollFailed) say('');
+      pollFailed = false;
+    } catch (err) {
+      if (err instanceof SignedOut) return;
+      pollFailed = true;
+      say(err instanceof ApiProblem ? err.message : 'The recorder cannot be reached just now; trying again…');
+    } finally {
+      p.busy = false;
+    }
+  }
+  if (poll === p) p.timer = setTimeout(() => pollNow(), POLL_MS);
+}
+document.addEventListener('visibilitychange', () => document.hidden || pollNow());
+
+/** Writes `text` only when it differs: a live region would otherwise repeat itself on every poll. */
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
 }
 
 /** A line under the video: why it is not playing yet, or what is playing instead of what was asked. */
@@ -53,26 +111,33 @@ const player = new Player($('#video'), {
 });
 
 const timeline = new Timeline({ api, onSeek: (at, asked) => playRecorded(at, asked) });
+const deviceForm = new DeviceForm({ api, SignedOut, saved: deviceSaved });
 
 function show(section) {
-  for (const id of ['sign-in', 'devices', 'device']) $(`#${id}`).hidden = id !== section;
+  for (const id of ['sign-in', 'devices', 'device', 'device-edit']) $(`#${id}`).hidden = id !== section;
   const signedIn = section !== 'sign-in';
   $('#sign-out').hidden = !signedIn;
   $('#who').hidden = !signedIn;
 }
 
 function leaveDevice() {
+  stopKeepingUp();
+  if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
   player.stop();
   timeline.stop();
-  clearInterval(deviceTimer);
-  deviceTimer = null;
   current = null;
+}
+
+/** After a navigation, the new page's heading takes the focus (the link followed is gone). */
+function focusHeading(selector) {
+  if (document.activeElement === document.body || document.activeElement?.closest('[hidden]')) $(selector).focus({ preventScroll: true });
 }
 
 /** Back to sign-in; `message` says why (without one, what the status line says stays). */
 function signedOut(message) {
   leaveDevice();
   sessionStorage.removeItem(TOKEN);
+  isAdmin = null;
   show('sign-in');
   if (message !== undefined) say(message);
   $('#email').focus();
@@ -114,40 +179,64 @@ async function signOut() {
 
 const STATE_WORDS = { recording: 'Recording', streaming: 'Starting', stopped: 'Stopped', failed: 'Failed' };
 
-function stateBadge(state) {
-  const span = document.createElement('span');
-  span.className = `state state-${state}`;
-  span.textContent = STATE_WORDS[state] ?? state;
-  return span;
+function setBadge(el, state) {
+  el.className = `state state-${state}`;
+  setText(el, STATE_WORDS[state] ?? state);
 }
 
-async function showDevices(gen) {
-  const devices = await api('GET', '/api/devices');
-  if (gen !== routeGen) return;
+/** Whether the signed-in user may add and change devices (the user list answers admins only). */
+async function knowAdmin() {
+  if (isAdmin !== null) return isAdmin;
+  isAdmin = await api('GET', '/api/users').then(
+    () => true,
+    (err) => {
+      if (err instanceof SignedOut) throw err;
+      return false;
+    },
+  );
+  return isAdmin;
+}
+
+/** The list, updated in place: an item keeps its element (and a link its focus) from one poll to the next. */
+function renderDevices(devices) {
   const list = $('#device-list');
-  list.replaceChildren(
-    ...devices.map((d) => {
-      const li = document.createElement('li');
+  const old = new Map([...list.children].map((li) => [li.dataset.deviceId, li]));
+  const items = devices.map((d) => {
+    let li = old.get(d.id);
+    if (!li) {
+      li = document.createElement('li');
       li.dataset.deviceId = d.id;
       const a = document.createElement('a');
       a.href = `#/devices/${encodeURIComponent(d.id)}`;
-      a.textContent = d.name;
-      const meta = document.createElement('span');
-      meta.className = 'meta';
-      meta.textContent = `${d.type === 'file' ? 'file' : 'camera'} · ${d.timezone}${d.share_with_platform === false ? ' · kept off the platform' : ''}`;
-      li.append(a, ' ', stateBadge(d.state), ' ', meta);
-      if (d.state_reason) {
-        const why = document.createElement('p');
-        why.className = 'reason';
-        why.textContent = d.state_reason;
-        li.append(why);
-      }
-      return li;
-    }),
-  );
+      const meta = Object.assign(document.createElement('span'), { className: 'meta' });
+      const why = Object.assign(document.createElement('p'), { className: 'reason' });
+      li.append(a, ' ', document.createElement('span'), ' ', meta, why);
+    }
+    setText(li.querySelector('a'), d.name);
+    setBadge(li.querySelector('a + span'), d.state);
+    setText(
+      li.querySelector('.meta'),
+      `${d.type === 'file' ? 'file' : 'camera'} · ${d.timezone}${d.share_with_platform === false ? ' · kept off the platform' : ''}`,
+    );
+    setText(li.querySelector('.reason'), d.state_reason ?? '');
+    li.querySelector('.reason').hidden = !d.state_reason;
+    return li;
+  });
+  if (items.length !== list.children.length || items.some((li, i) => list.children[i] !== li)) list.replaceChildren(...items);
   $('#no-devices').hidden = devices.length > 0;
+}
+
+async function showDevices(gen) {
+  const [devices, admin] = await Promise.all([api('GET', '/api/devices'), knowAdmin()]);
+  if (gen !== routeGen) return;
+  renderDevices(devices);
+  $('#add-device').hidden = !admin;
+  document.title = 'Devices · Overlook recorder';
   show('devices');
+  focusHeading('#devices-title');
   await showLink(gen);
+  // States change as cameras connect and drop, and other admins add devices: the list keeps up.
+  keepUp(gen, async () => renderDevices(await api('GET', '/api/devices')));
 }
 
 const LINK_WORDS = {
@@ -204,37 +293,70 @@ async function unlinkPlatform() {
 }
 
 function renderDeviceState(d) {
-  $('#device-state').replaceWith(Object.assign(stateBadge(d.state), { id: 'device-state' }));
-  $('#device-reason').textContent = d.state_reason ?? '';
+  setBadge($('#device-state'), d.state);
+  setText($('#device-reason'), d.state_reason ?? '');
+}
+
+/** A clip start for the export form once something is recorded, unless the person chose one. */
+function suggestExportStart() {
+  const last = timeline.lastSeconds(30);
+  if (last !== null && !$('#export-start').value) $('#export-start').value = last;
 }
 
 async function showDevice(id, gen) {
-  const d = await api('GET', `/api/devices/${encodeURIComponent(id)}`);
+  const [d, admin] = await Promise.all([api('GET', `/api/devices/${encodeURIComponent(id)}`), knowAdmin()]);
   if (gen !== routeGen) return; // the person went elsewhere meanwhile
   current = d;
   $('#device-title').textContent = d.name;
   document.title = `${d.name} · Overlook recorder`;
   for (const el of document.querySelectorAll('.tz')) el.textContent = d.timezone;
+  $('#edit-device').hidden = !admin;
+  $('#edit-device').href = `#/devices/${encodeURIComponent(d.id)}/edit`;
   renderDeviceState(d);
+  $('#export-start').value = '';
+  $('#export-status').textContent = '';
   show('device');
+  focusHeading('#device-title');
   playLive();
   const today = dayIn(d.timezone);
   $('#day').value = today;
   $('#day').max = today;
   await timeline.load(d, today);
   if (current !== d) return;
-  const last = timeline.lastSeconds(30);
-  if (last !== null) $('#export-start').value = last;
-  // The state (recording, failed…) and today's bar keep up while the page is open.
-  deviceTimer = setInterval(async () => {
-    if (!current) return;
-    try {
-      renderDeviceState(await api('GET', `/api/devices/${encodeURIComponent(current.id)}`));
-      await timeline.refresh();
-    } catch (err) {
-      if (!(err instanceof SignedOut)) say(err.message);
-    }
-  }, 10_000);
+  suggestExportStart();
+  // The state (starting, recording, failed…) and the day's bar keep up while the page is open.
+  keepUp(gen, async () => {
+    const fresh = await api('GET', `/api/devices/${encodeURIComponent(d.id)}`);
+    if (current !== d) return;
+    renderDeviceState(fresh);
+    await timeline.refresh();
+    suggestExportStart();
+  });
+}
+
+async function showEdit(id, gen) {
+  const [device, admin] = await Promise.all([id ? api('GET', `/api/devices/${encodeURIComponent(id)}`) : null, knowAdmin()]);
+  if (gen !== routeGen) return;
+  if (!admin) {
+    say('Only a recorder admin can add or change devices.');
+    location.hash = id ? `#/devices/${encodeURIComponent(id)}` : '#/';
+    return;
+  }
+  deviceForm.open(device);
+  show('device-edit');
+  focusHeading('#edit-title');
+}
+
+function deviceSaved(device, created, changed) {
+  const recording = device.storage_config.recording_mode !== 'never';
+  say(
+    created
+      ? `Added ${device.name}.${recording ? ' Recording starts in a moment.' : ''}`
+      : changed
+        ? `Saved the changes to ${device.name}.${recording ? ' Its recording restarts with them.' : ''}`
+        : 'Nothing was changed.',
+  );
+  location.hash = `#/devices/${encodeURIComponent(device.id)}`;
 }
 
 function playLive() {
@@ -250,7 +372,7 @@ function playRecorded(at, asked = at) {
   if (!current) return;
   const local = (d) => clock(secondsOfDay(current.timezone, d));
   note(Math.abs(at - asked) > 1000 ? `Nothing was recorded at ${local(asked)}; playing the nearest recording, from ${local(at)}.` : '');
-  $('#mode').textContent = `Recorded, from ${at.toLocaleString(undefined, { timeZone: current.timezone })}`;
+  $('#mode').textContent = `Recorded, from ${wallClock(current.timezone, at)}`;
   $('#go-live').hidden = false;
   $('#transport').textContent = 'connecting…';
   $('#transport').dataset.transport = '';
@@ -283,7 +405,10 @@ async function exportClip(event) {
       return;
     }
     const blob = await res.blob();
-    const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'footage.mp4';
+    // Named after the clip's true start (the keyframe at or before the one asked) on the device's
+    // clock, as the form is: the same digits the person typed, not UTC.
+    const from = new Date(res.headers.get('x-start-date') ?? start);
+    const name = `footage-${current.name.replace(/[\\/:*?"<>|\s]+/g, '-')}-${wallClock(current.timezone, from).replace(' ', '_').replaceAll(':', '-')}.mp4`;
     const url = URL.createObjectURL(blob);
     const a = document.createElement('a');
     a.href = url;
@@ -294,7 +419,8 @@ async function exportClip(event) {
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
     const gap = Number(res.headers.get('x-gap-seconds') ?? 0);
     $('#export-status').textContent =
-      `Downloaded ${name} (${(blob.size / 1e6).toFixed(1)} MB)` + (gap > 0.5 ? `; ${Math.round(gap)} s of the range were not recorded and are left out.` : '.');
+      `Downloaded ${name} (${(blob.size / 1e6).toFixed(1)} MB, from ${clock(secondsOfDay(current.timezone, from))})` +
+      (gap > 0.5 ? `; ${Math.round(gap)} s of the range were not recorded and are left out.` : '.');
   } catch {
     $('#export-status').textContent = 'The download was cut short; try again.';
   } finally {
@@ -307,9 +433,13 @@ async function route() {
   leaveDevice();
   if (!token()) return signedOut();
   $('#who').textContent = `Signed in as ${sessionStorage.getItem(`${TOKEN}.who`) ?? ''}`;
-  const m = /^#\/devices\/([^/]+)$/.exec(location.hash);
+  const hash = location.hash;
+  const edit = /^#\/devices\/([^/]+)\/edit$/.exec(hash);
+  const one = /^#\/devices\/([^/]+)$/.exec(hash);
   try {
-    if (m) await showDevice(decodeURIComponent(m[1]), gen);
+    if (hash === '#/devices/new') await showEdit(null, gen);
+    else if (edit) await showEdit(decodeURIComponent(edit[1]), gen);
+    else if (one) await showDevice(decodeURIComponent(one[1]), gen);
     else await showDevices(gen);
   } catch (err) {
     if (!(err instanceof SignedOut)) say(err.message);
@@ -332,6 +462,20 @@ $('#seek-form').addEventListener('submit', (e) => {
 $('#video').addEventListener('timeupdate', () => {
   const at = $('#go-live').hidden ? null : player.playingDate();
   if (at) timeline.follow(at);
+});
+// Full screen: the player with its bar (mode, transport, Back to live), left with Esc or the button.
+function toggleFullscreen() {
+  if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
+  else
+    $('#player')
+      .requestFullscreen()
+      .catch(() => note('This browser did not allow full screen here.', true));
+}
+$('#fullscreen').hidden = !document.fullscreenEnabled;
+$('#fullscreen').addEventListener('click', toggleFullscreen);
+$('#video').addEventListener('dblclick', toggleFullscreen);
+document.addEventListener('fullscreenchange', () => {
+  $('#fullscreen').textContent = document.fullscreenElement ? 'Exit full screen' : 'Full screen';
 });
 window.addEventListener('hashchange', route);
 window.addEventListener('pagehide', () => player.stop());

@@ -197,7 +197,13 @@ export class Player {
     // No worker: it would be a blob: script, which the page's Content-Security-Policy refuses.
     const hls = new Hls({ enableWorker: false, liveSyncDurationCount: 2, manifestLoadingMaxRetry: 2 });
     this.hls = hls;
-    hls.on(Hls.Events.MANIFEST_PARSED, () => video.play().catch(() => {}));
+    // The video gets hls.js's MediaSource only once there is a playlist to play: one that answers 404
+    // (nothing recorded yet, retried every few seconds) never hands the element a blob: URL that is
+    // revoked while it loads (which the browser reports as a failed load).
+    hls.on(Hls.Events.MANIFEST_PARSED, () => {
+      if (!hls.media) hls.attachMedia(video);
+      video.play().catch(() => {});
+    });
     hls.on(Hls.Events.FRAG_BUFFERED, () => {
       if (gen === this.generation) this.hooks.onTransport('HLS');
     });
@@ -214,7 +220,6 @@ export class Player {
       if (live || data.response?.code !== 404) this.retry = setTimeout(() => gen === this.generation && this.hlsPlay(path, gen, live), RETRY_MS);
     });
     hls.loadSource(withToken);
-    hls.attachMedia(video);
   }
 
   /** The wall-clock time of the frame on screen (recorded HLS carries it), or null. */

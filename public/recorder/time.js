@@ -36,6 +36,12 @@ export function dayIn(tz, date = new Date()) {
   return `${p.y}-${pad(p.m)}-${pad(p.d)}`;
 }
 
+/** `YYYY-MM-DD HH:MM:SS` on the zone's wall clock: how every moment is shown, as the forms take it. */
+export function wallClock(tz, date) {
+  const p = partsIn(tz, date);
+  return `${p.y}-${pad(p.m)}-${pad(p.d)} ${pad(p.h)}:${pad(p.mi)}:${pad(p.s)}`;
+}
+
 /** Seconds since the zone's midnight. */
 export function secondsOfDay(tz, date) {
   const p = partsIn(tz, date);

@@ -8,6 +8,7 @@ import { Binary, StreamQuery } from '../http/index.js';
 import { DeviceId } from '../devices/index.js';
 import { clipRange } from './footage-export.js';
 import { handOverSocket } from './clip-senders.js';
+import { footageFileName } from './file-name.js';
 
 export async function footageRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -32,14 +33,14 @@ export async function footageRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (req, reply) => {
-      await devices.get(req.params.id);
+      const device = await devices.get(req.params.id);
       const range = clipRange(req.query);
       const clip = await footage.plan(req.params.id, req.query.stream ?? 'main', range);
       const headers = {
         'content-type': 'video/mp4',
         'x-start-date': clip.start.toISOString(),
         'x-gap-seconds': clip.gapSeconds.toFixed(3),
-        'content-disposition': `attachment; filename="footage-${clip.start.toISOString().replace(/[:.]/g, '-')}.mp4"`,
+        'content-disposition': `attachment; filename="${footageFileName(clip.start, device.timezone)}"`,
       };
       const socket = handOverSocket(req.raw);
       if (socket) {
