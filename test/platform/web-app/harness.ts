@@ -2,11 +2,11 @@
 // Chromium, a signed-in page at desktop or phone size, screenshots under test-output/web-app/<area>/,
 // axe-core's accessibility check and a check that nothing on the page overflows sideways.
 // Code that runs in the page is passed as strings: the suite is type-checked without the DOM's types.
-import { readFileSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, type TestBrowser } from '../../helpers/browser.js';
+import { isToolStyleRefusal, toolTouched } from '../../helpers/page-checks.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 
 const VIEWPORTS = {
@@ -16,14 +16,6 @@ const VIEWPORTS = {
 export type ViewportName = keyof typeof VIEWPORTS;
 
 const OUTPUT = join(import.meta.dirname, '..', '..', '..', 'test-output', 'web-app');
-// axe-core (colour contrast) and Playwright's full-page screenshots set inline styles; the page's policy
-// refuses them and Chromium logs that. Those lines are the tools', not the app's: dropped once a tool has
-// touched a page. The app's own
-// markup is held to "no style attribute" by appStyleAttributes().
-const AXE_STYLE_REFUSAL = /Applying inline style violates the following Content Security Policy/;
-const axeRan = new WeakSet<Page>();
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
 export interface WebApp {
   tp: TestPlatform;
   url: string;
@@ -51,7 +43,7 @@ export async function startWebApp(env: Record<string, string> = {}, port = 0): P
       // Errors the page itself reports (uncaught exceptions, CSP refusals, failed loads) fail the tests that check them.
       const errors: string[] = [];
       page.on('pageerror', (e) => errors.push(e.message));
-      page.on('console', (m) => m.type() === 'error' && !(axeRan.has(page) && AXE_STYLE_REFUSAL.test(m.text())) && errors.push(m.text()));
+      page.on('console', (m) => m.type() === 'error' && !isToolStyleRefusal(page, m.text()) && errors.push(m.text()));
       await page.goto(`${url}/${path}`);
       return { page, context, errors };
     },
@@ -65,23 +57,9 @@ export async function startWebApp(env: Record<string, string> = {}, port = 0): P
 
 /** Saves a full-page screenshot as test-output/web-app/<area>/<name>-<viewport>.png. */
 export async function shot(page: Page, area: string, name: string, viewport: ViewportName): Promise<void> {
-  axeRan.add(page);
+  toolTouched(page);
   mkdirSync(join(OUTPUT, area), { recursive: true });
   await page.screenshot({ path: join(OUTPUT, area, `${name}-${viewport}.png`), fullPage: true });
 }
 
-/** axe-core's serious and critical violations on the page as it is now ([] when none). */
-export async function seriousA11yViolations(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol, so the page's own content security policy does not apply.
-  axeRan.add(page);
-  await page.evaluate(AXE);
-  const result = (await page.evaluate(
-    `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.help + ' (' + v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ') + ')'))`,
-  )) as string[];
-  return result;
-}
-
-/** How far the page is wider than the viewport, in CSS pixels (0 when nothing overflows sideways). */
-export async function horizontalOverflow(page: Page): Promise<number> {
-  return (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
-}
+export { horizontalOverflow, seriousA11yViolations } from '../../helpers/page-checks.js';
