@@ -64,10 +64,10 @@ const SLOW = [
 ];
 /**
  * Slow files whose real timers race real processes (leases, live streams' idle stop, a cluster's
- * nodes, a killed recorder, a deadline on an ended session): one at a time, after the others, as two
- * of them side by side on two cores starved each other into failures; beside them, one at a time too,
- * the PostgreSQL slow files. No browser among them: the run's one Chromium serves the slow-sqlite
- * project. A file that only waits long (the site link's two-minute outage) is not one of them.
+ * nodes, a killed recorder, a deadline on an ended session): after the others, two at a time, beside
+ * the PostgreSQL slow files (the two projects share those two workers). No browser among them: the
+ * run's one Chromium serves the slow-sqlite project. A file that only waits long (the site link's
+ * two-minute outage) is not one of them.
  */
 const TIMED = [
   ...SLOW_ON_DB,
@@ -131,8 +131,9 @@ export default defineConfig(async () => {
         project({ name: 'unit', include: UNIT, isolate: false, env: sqlite }),
         api('api-sqlite', sqlite),
         ...(withPg ? [api('api-postgres', postgres)] : []),
-        // The slow files after the others (groupOrder): two at a time, then the timed ones on SQLite one at a
-        // time, beside the PostgreSQL ones one at a time (CONTRIBUTING.md, Test).
+        // The slow files after the others (groupOrder): four at a time, as they mostly wait on Chromium,
+        // ffmpeg and child processes; then the timed ones and the PostgreSQL ones, two at a time
+        // (CONTRIBUTING.md, Test).
         project({
           name: 'slow-sqlite',
           include: SLOW,
@@ -140,7 +141,7 @@ export default defineConfig(async () => {
           exclude: [...UNIT, ...TIMED],
           globalSetup: [builtCli, 'test/helpers/chromium-server.ts'],
           env: sqlite,
-          maxWorkers: 2,
+          maxWorkers: 4,
           sequence: { groupOrder: 1 },
         }),
         project({
@@ -150,7 +151,7 @@ export default defineConfig(async () => {
           exclude: [...UNIT, ...PG_ONLY],
           globalSetup: [builtCli],
           env: sqlite,
-          maxWorkers: 1,
+          maxWorkers: 2,
           sequence: { groupOrder: 2 },
         }),
         ...(withPg
@@ -161,7 +162,7 @@ export default defineConfig(async () => {
                 isolate: false,
                 globalSetup: [builtCli],
                 env: postgres,
-                maxWorkers: 1,
+                maxWorkers: 2,
                 sequence: { groupOrder: 2 },
               }),
             ]
