@@ -163,7 +163,7 @@ describe('the recordings screen', () => {
       expect(third).not.toBe(first);
       expect(await page.locator('#rec-timeline').getAttribute('aria-valuetext')).toMatch(/10:00:20/);
       // The picture on screen is the stored frame itself (decoded by the browser at its real size).
-      expect(await page.evaluate(`document.querySelector('.rec-frame img').naturalWidth`)).toBe(640);
+      await expect.poll(() => page.evaluate(`document.querySelector('.rec-frame img').naturalWidth`)).toBe(640);
       await press('ArrowLeft');
       await expect.poll(() => text(page, '.rec-time')).toMatch(/10:00:10/);
       // The gaps show: the loaded hour as its two runs of frames (10:00 and 10:40), 12:00 as an hour.
