@@ -131,7 +131,7 @@ export default defineConfig(async () => {
         project({ name: 'unit', include: UNIT, isolate: false, env: sqlite }),
         api('api-sqlite', sqlite),
         ...(withPg ? [api('api-postgres', postgres)] : []),
-        // The slow files after the others (groupOrder): four at a time, as they mostly wait on Chromium,
+        // The slow files after the others (groupOrder): three at a time, as they mostly wait on Chromium,
         // ffmpeg and child processes; then the timed ones and the PostgreSQL ones, two at a time
         // (CONTRIBUTING.md, Test).
         project({
@@ -141,7 +141,7 @@ export default defineConfig(async () => {
           exclude: [...UNIT, ...TIMED],
           globalSetup: [builtCli, 'test/helpers/chromium-server.ts'],
           env: sqlite,
-          maxWorkers: 4,
+          maxWorkers: 3,
           sequence: { groupOrder: 1 },
         }),
         project({
