@@ -2,14 +2,13 @@
 // an account carries a link that makes the account and joins (once); a camera going offline is told to
 // the project's members who want it, and so is a picture fault starting and ending; a leaked key's
 // owner is told once, however many projects the key had.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
 import { startFakeCamera, type FakeCamera } from '../../fakes/fake-camera.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { startSmtpSink, type SmtpSink } from '../../helpers/smtp-sink.js';
-import { frame, type FrameOptions } from '../picture-checks/synthetic-frames.js';
+import { FrameCamera } from '../picture-checks/frame-camera.js';
+import type { FrameOptions } from '../picture-checks/synthetic-frames.js';
 
 let tp: TestPlatform;
 let sink: SmtpSink;
@@ -150,33 +149,10 @@ describe('camera alerts', () => {
 });
 
 describe('picture fault alerts', () => {
-  let server: Server;
-  let picture: Buffer;
-  /** Frames a minute apart on a faked clock, an hour ahead of the real one so sessions stay valid. */
-  const T0 = Math.ceil((Date.now() + 3_600_000) / 3_600_000) * 3_600_000;
-  let minute = 0;
-  beforeAll(async () => {
-    server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/jpeg' }).end(picture));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  });
-  afterAll(async () => {
-    await new Promise((resolve) => server?.close(resolve));
-  });
-
-  /** Stores one frame per option through "capture now" and waits for their analysis. */
-  async function store(exid: string, frames: FrameOptions[]): Promise<string[]> {
-    vi.useFakeTimers({ toFake: ['Date'] });
-    const times: string[] = [];
-    for (const o of frames) {
-      vi.setSystemTime(T0 + minute++ * 60_000);
-      picture = await frame(o);
-      const res = await tp.app.inject({ method: 'POST', url: `/v2/cameras/${exid}/snapshots`, headers: alice.auth, payload: {} });
-      expect(res.statusCode, res.body).toBe(201);
-      times.push(res.json().created_at);
-    }
-    await servicesOf(tp.app).pictureChecks.idle();
-    return times;
-  }
+  const camera = new FrameCamera();
+  beforeAll(() => camera.start());
+  afterAll(() => camera.stop());
+  const store = (exid: string, frames: FrameOptions[]) => camera.store(tp, alice, exid, frames);
   const normal = (n: number): FrameOptions => ({ n, people: 3, seed: n });
 
   it('tell the members who want them when a picture fault starts and when it ends, once each', async () => {
@@ -191,12 +167,11 @@ describe('picture fault alerts', () => {
     await fannedOut();
     const heidiBefore = await deliveriesTo(heidi.email);
 
-    const port = (server.address() as AddressInfo).port;
     const created = await tp.app.inject({
       method: 'POST',
       url: '/v2/cameras',
       headers: alice.auth,
-      payload: { name: 'Yard <north>', project_exid: projectExid, snapshot_url: `http://127.0.0.1:${port}/snapshot.jpg` },
+      payload: { name: 'Yard <north>', project_exid: projectExid, snapshot_url: camera.snapshotUrl },
     });
     expect(created.statusCode, created.body).toBe(201);
     const exid = created.json().exid as string;

@@ -2,31 +2,23 @@
 // "capture now" are analysed after they are stored; the health endpoint reports each check, a fault
 // notifies the project's members, thresholds change what is found, and resetting the reference view
 // accepts a moved camera. The clock is faked (Date only) so frames are a minute apart.
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
 import { RetentionJob } from '../../../src/platform/recordings/retention.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { startReceiver } from '../../helpers/webhook-receiver.js';
 import { eventually } from '../../helpers/eventually.js';
-import { frame, type FrameOptions } from './synthetic-frames.js';
+import { FrameCamera } from './frame-camera.js';
+import type { FrameOptions } from './synthetic-frames.js';
 
 let tp: TestPlatform;
-let server: Server;
-let picture: Buffer;
+const camera = new FrameCamera();
 let owner: Person;
 let viewer: Person;
 let projectExid: string;
-let snapshotUrl: string;
-/** The fake clock: whole minutes after the start, an hour ahead of the real time so sessions stay valid. */
-const T0 = Math.ceil((Date.now() + 3_600_000) / 3_600_000) * 3_600_000;
-let minute = 0;
 
 beforeAll(async () => {
-  server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'image/jpeg' }).end(picture));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  snapshotUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/snapshot.jpg`;
+  await camera.start();
   // The fake camera listens on 127.0.0.1: opted in as a site's LAN would be (docs/security.md, Outbound connections).
   tp = await buildTestPlatform({ OVERLOOK_ALLOWED_NETWORKS: '127.0.0.1/32', OVERLOOK_OUTBOX_POLL_SECONDS: '0.2' });
   owner = await tp.person('owner');
@@ -37,7 +29,7 @@ beforeAll(async () => {
 afterEach(() => vi.useRealTimers());
 afterAll(async () => {
   await tp.close();
-  await new Promise((resolve) => server.close(resolve));
+  await camera.stop();
 });
 
 async function ipCamera(name: string): Promise<string> {
@@ -45,26 +37,14 @@ async function ipCamera(name: string): Promise<string> {
     method: 'POST',
     url: '/v2/cameras',
     headers: owner.auth,
-    payload: { name, project_exid: projectExid, snapshot_url: snapshotUrl },
+    payload: { name, project_exid: projectExid, snapshot_url: camera.snapshotUrl },
   });
   expect(res.statusCode).toBe(201);
   return res.json().exid;
 }
 
 /** Stores one frame per option, a minute apart, through "capture now", and waits for the analysis. */
-async function store(exid: string, frames: FrameOptions[]): Promise<string[]> {
-  vi.useFakeTimers({ toFake: ['Date'] });
-  const times: string[] = [];
-  for (const o of frames) {
-    vi.setSystemTime(T0 + minute++ * 60_000);
-    picture = await frame(o);
-    const res = await tp.app.inject({ method: 'POST', url: `/v2/cameras/${exid}/snapshots`, headers: owner.auth, payload: {} });
-    expect(res.statusCode, res.body).toBe(201);
-    times.push(res.json().created_at);
-  }
-  await servicesOf(tp.app).pictureChecks.idle();
-  return times;
-}
+const store = (exid: string, frames: FrameOptions[]) => camera.store(tp, owner, exid, frames);
 
 const health = async (exid: string, who: Person = viewer) => {
   const res = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${exid}/health`, headers: who.auth });
@@ -186,9 +166,8 @@ describe('picture checks on stored frames', () => {
     expect(res.statusCode, res.body).toBe(201);
     const exid = res.json().exid as string;
     // More frames than frozen_frames (10), a minute apart, as the demo records them.
-    vi.useFakeTimers({ toFake: ['Date'] });
     for (let i = 0; i < 12; i++) {
-      vi.setSystemTime(T0 + minute++ * 60_000);
+      camera.tick();
       const shot = await tp.app.inject({ method: 'POST', url: `/v2/cameras/${exid}/snapshots`, headers: owner.auth, payload: {} });
       expect(shot.statusCode, shot.body).toBe(201);
     }
