@@ -3,6 +3,7 @@
 // every offset in use is a whole number of quarter hours and zones change offset at quarter-hour
 // instants; the offset changes (DST) are found with the runtime's own zone database (Intl).
 import { boundedMemo } from '../../lib/cache/index.js';
+import { zoneOffsetMs } from '../../lib/time/wall-clock.js';
 import { BUCKET_MS, type BucketRange } from './snapshot-index.js';
 
 const MINUTE = 60_000;
@@ -14,34 +15,12 @@ const MARGIN_MS = 15 * 3_600_000;
 /** Offsets are sampled this often; a zone never changes its offset twice within it. */
 const SAMPLE_MS = 12 * 3_600_000;
 
-/** Pure memos, bounded: a formatter per zone, ranges per zone and month or day (docs/architecture.md, Caches). */
-const formatters = boundedMemo<Intl.DateTimeFormat>(1000);
+/** A pure memo, bounded: ranges per zone and month or day (docs/architecture.md, Caches). */
 const cached = boundedMemo<BucketRange[]>(2000);
-
-function formatter(tz: string): Intl.DateTimeFormat {
-  return formatters(
-    tz,
-    () =>
-      new Intl.DateTimeFormat('en-US', {
-        timeZone: tz,
-        hourCycle: 'h23',
-        year: 'numeric',
-        month: 'numeric',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: 'numeric',
-        second: 'numeric',
-      }),
-  );
-}
 
 /** Local time minus UTC, in minutes, at instant `ms`. */
 export function offsetMinutes(tz: string, ms: number): number {
-  const whole = Math.floor(ms / 1000) * 1000;
-  const p: Record<string, number> = {};
-  for (const part of formatter(tz).formatToParts(whole)) if (part.type !== 'literal') p[part.type] = Number(part.value);
-  const asUtc = Date.UTC(p.year!, p.month! - 1, p.day!, p.hour!, p.minute!, p.second!);
-  return Math.round((asUtc - whole) / MINUTE);
+  return Math.round(zoneOffsetMs(ms, tz) / MINUTE);
 }
 
 interface Segment {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pad2, wallClock } from '../../../src/lib/time/wall-clock.js';
+import { pad2, wallClock, zoneOffsetMs } from '../../../src/lib/time/wall-clock.js';
 
 describe('wallClock', () => {
   it('reads an instant as the zone shows it, midnight as hour 0, on both sides of a DST change', () => {
@@ -11,6 +11,12 @@ describe('wallClock', () => {
 
   it('refuses a zone Intl does not know', () => {
     expect(() => wallClock(0, 'Mars/Olympus')).toThrow(RangeError);
+  });
+
+  it('gives the zone's offset from UTC on both sides of a DST change', () => {
+    expect(zoneOffsetMs(Date.parse('2026-03-29T00:59:59.900Z'), 'Europe/Berlin')).toBe(3_600_000);
+    expect(zoneOffsetMs(Date.parse('2026-03-29T01:00:00Z'), 'Europe/Berlin')).toBe(7_200_000);
+    expect(zoneOffsetMs(Date.parse('2026-07-01T12:00:00Z'), 'America/New_York')).toBe(-4 * 3_600_000);
   });
 
   it('pads to two digits', () => {
