@@ -13,7 +13,7 @@ describe('wallClock', () => {
     expect(() => wallClock(0, 'Mars/Olympus')).toThrow(RangeError);
   });
 
-  it('gives the zone's offset from UTC on both sides of a DST change', () => {
+  it('gives the zone’s offset from UTC on both sides of a DST change', () => {
     expect(zoneOffsetMs(Date.parse('2026-03-29T00:59:59.900Z'), 'Europe/Berlin')).toBe(3_600_000);
     expect(zoneOffsetMs(Date.parse('2026-03-29T01:00:00Z'), 'Europe/Berlin')).toBe(7_200_000);
     expect(zoneOffsetMs(Date.parse('2026-07-01T12:00:00Z'), 'America/New_York')).toBe(-4 * 3_600_000);
