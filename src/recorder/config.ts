@@ -57,6 +57,7 @@ export interface RecorderConfig {
   linkBacklogBytes: number;
   /** The longest wait between two reconnection attempts of the platform link (ms). */
   linkRetryMaxMs: number;
+  linkSilenceMs: number;
   /** The proxy the link goes through (the usual variables; docs/recorder.md, Platform link). */
   proxy: { httpProxy?: string; httpsProxy?: string; noProxy?: string };
 }
@@ -101,6 +102,7 @@ export function recorderConfig(flags: { dataDir?: string } = {}, env: Env = proc
     loginBlockSeconds: e.OVERLOOK_LOGIN_BLOCK_SECONDS,
     linkBacklogBytes: Math.round(e.OVERLOOK_RECORDER_LINK_BACKLOG_MB * 1024 * 1024),
     linkRetryMaxMs: e.OVERLOOK_RECORDER_LINK_RETRY_MAX_SECONDS * 1000,
+    linkSilenceMs: e.OVERLOOK_RECORDER_LINK_SILENCE_SECONDS * 1000,
     proxy: {
       httpProxy: e.HTTP_PROXY || env.http_proxy || undefined,
       httpsProxy: e.HTTPS_PROXY || env.https_proxy || undefined,

@@ -144,6 +144,7 @@ export function createRecorderServices(config: RecorderConfig, db: RecorderDb, l
     version,
     log,
     maxBackoffMs: config.linkRetryMaxMs,
+    silenceMs: config.linkSilenceMs,
   });
   // Events of shared devices go to the platform through the outbox, as frames do; a plate read with its crop.
   events.onIngested(async (e) => {

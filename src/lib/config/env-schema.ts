@@ -322,6 +322,13 @@ const Recorder = {
     60,
     'Longest wait between two attempts to reconnect the platform link, in seconds (waits start at 1 s and double, with jitter)',
   ),
+  OVERLOOK_RECORDER_LINK_SILENCE_SECONDS: Type.Number({
+    minimum: 3,
+    maximum: 3600,
+    default: 30,
+    description:
+      'How long the platform link may stay silent before the recorder drops it and reconnects, in seconds (it pings every tenth of a minute or a third of this, whichever is shorter)',
+  }),
   HTTPS_PROXY: Type.Optional(
     text('HTTP proxy (`http://host:port`) for the platform link to an `https://` platform (also `https_proxy`)', { defaultText: 'none' }),
   ),

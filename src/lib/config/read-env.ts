@@ -39,10 +39,12 @@ export function readEnv<T extends TObject>(schema: T, env: Env): Static<T> {
 function explain(err: unknown, schema: TObject, env: Env): unknown {
   const first = (err as { errors?: ErrorObject[] }).errors?.[0];
   const name = first?.instancePath.slice(1);
-  const s = name ? (schema.properties[name] as { type?: unknown; enum?: unknown[] } | undefined) : undefined;
+  const s = name ? (schema.properties[name] as { type?: unknown; enum?: unknown[]; minimum?: number; maximum?: number } | undefined) : undefined;
   if (!first || !name || !s) return err;
   const raw = env[name];
-  // Every number the catalogue has is positive().
+  // A number is either positive() or has a range.
+  if (s.type === 'number' && s.minimum !== undefined && s.maximum !== undefined)
+    return new Error(`${name} must be a number from ${s.minimum} to ${s.maximum}, got ${raw}`);
   if (s.type === 'number') return new Error(`${name} must be a positive number, got ${raw}`);
   if (s.enum) return new Error(`${name} must be ${s.enum.join(' or ')}, got ${raw}`);
   return new Error(`${name} ${first.message}, got ${raw}`);

@@ -12,7 +12,6 @@ import {
   encode,
   HEARTBEAT_MS,
   MAX_UNACKED,
-  SILENCE_MS,
   SUBPROTOCOL,
   type FromPlatform,
   type FromRecorder,
@@ -47,6 +46,8 @@ export interface SiteLinkDeps {
   log: Log;
   /** The longest wait between two reconnection attempts (OVERLOOK_RECORDER_LINK_RETRY_MAX_SECONDS). */
   maxBackoffMs: number;
+  /** How long the link may stay silent before it is dropped (OVERLOOK_RECORDER_LINK_SILENCE_SECONDS). */
+  silenceMs: number;
 }
 
 function wsUrl(platformUrl: string): string {
@@ -163,7 +164,7 @@ export class SiteLink {
       this.unacked.clear();
       void this.deps.store.setLastError(link.linkId, null);
       this.deps.log.info({ platform: link.platformUrl }, 'platform link connected');
-      this.heartbeatTimer = setInterval(() => this.heartbeat(ws), Math.min(HEARTBEAT_MS, SILENCE_MS / 3));
+      this.heartbeatTimer = setInterval(() => this.heartbeat(ws), Math.min(HEARTBEAT_MS, this.deps.silenceMs / 3));
       this.heartbeatTimer.unref();
       void this.sendDevices(true).then(() => this.pump());
     });
@@ -200,8 +201,8 @@ export class SiteLink {
   }
 
   private heartbeat(ws: WebSocket): void {
-    if (Date.now() - this.lastHeard > SILENCE_MS) {
-      this.lastError = `nothing heard from the platform for ${SILENCE_MS / 1000} s`;
+    if (Date.now() - this.lastHeard > this.deps.silenceMs) {
+      this.lastError = `nothing heard from the platform for ${this.deps.silenceMs / 1000} s`;
       ws.close(CloseCode.SILENT, 'silent');
       // A dead network may never finish the closing handshake: reconnect without waiting for it.
       this.dropConnection();

@@ -76,8 +76,13 @@ describe('the other services', () => {
       liveWindow: 6,
       logLevel: 'silent',
       dataDir: join(dataDir, 'recorder'),
+      linkSilenceMs: 30_000,
     });
     expect(() => recorderConfig({ dataDir }, { OVERLOOK_RECORDER_LIVE_WINDOW: 'x' })).toThrow('OVERLOOK_RECORDER_LIVE_WINDOW must be a positive number, got x');
+    expect(recorderConfig({ dataDir }, { OVERLOOK_RECORDER_LINK_SILENCE_SECONDS: '5' }).linkSilenceMs).toBe(5000);
+    expect(() => recorderConfig({ dataDir }, { OVERLOOK_RECORDER_LINK_SILENCE_SECONDS: '1' })).toThrow(
+      'OVERLOOK_RECORDER_LINK_SILENCE_SECONDS must be a number from 3 to 3600, got 1',
+    );
   });
 
   it('companions: address from flags over variables, MCP resource URL, --api-url default', () => {
