@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import pg from 'pg';
+import { LongFirstSequencer } from './test/helpers/long-first-sequencer.js';
 import { PlainSummaryReporter } from './test/helpers/plain-summary-reporter.js';
 
 // The suite in three layers by cost (CONTRIBUTING.md, Test):
@@ -127,6 +128,7 @@ export default defineConfig(async () => {
       testTimeout: 60_000,
       hookTimeout: 120_000,
       reporters: ['default', new PlainSummaryReporter()],
+      sequence: { sequencer: LongFirstSequencer },
       projects: [
         project({ name: 'unit', include: UNIT, isolate: false, env: sqlite }),
         api('api-sqlite', sqlite),
