@@ -15,6 +15,7 @@ import { CredentialResolver, type Caller } from './credential.js';
 import { MainApi } from './main-api.js';
 import { registerTools } from './tools.js';
 import { rebindingGuard } from './dns-rebinding.js';
+import { PACKAGE_VERSION } from '../lib/package-version.js';
 
 export interface McpAppOptions {
   /** The main API (and its authorization server). */
@@ -32,7 +33,6 @@ export interface McpAppOptions {
 }
 
 const MCP_SCOPES = ['mcp'];
-const VERSION = '0.1.0';
 
 /** RFC 9728: the metadata document's URL for a resource, with the resource's path appended. */
 function protectedResourceMetadataUrl(resourceUrl: string): string {
@@ -112,7 +112,7 @@ export async function buildMcpApp(opts: McpAppOptions): Promise<FastifyInstance>
   const handle = async (req: FastifyRequest, reply: FastifyReply) => {
     const caller = callers.get(req)!;
     const server = new McpServer(
-      { name: 'overlook', version: VERSION },
+      { name: 'overlook', version: PACKAGE_VERSION },
       { instructions: 'Tools over the Overlook construction-camera platform, acting as the signed-in person.' },
     );
     registerTools(server, new MainApi(apiUrl, caller.token));

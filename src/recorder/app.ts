@@ -21,8 +21,7 @@ import { systemRoutes } from './system/routes.js';
 import { webUiRoutes } from './web-ui/routes.js';
 import { linkRoutes } from './link/routes.js';
 import { registerRecorderMetrics } from './system/metrics.js';
-
-const RECORDER_VERSION = '0.1.0';
+import { PACKAGE_VERSION } from '../lib/package-version.js';
 
 export async function buildRecorderApp(opts: { config: RecorderConfig; db: RecorderDb; logger?: FastifyServerOptions['logger'] }): Promise<FastifyInstance> {
   const app = createBaseApp({
@@ -35,13 +34,13 @@ export async function buildRecorderApp(opts: { config: RecorderConfig; db: Recor
   });
   installJsonDepthLimit(app);
 
-  const services = createRecorderServices(opts.config, opts.db, app.log, RECORDER_VERSION);
+  const services = createRecorderServices(opts.config, opts.db, app.log, PACKAGE_VERSION);
   // Rows written before secrets were sealed are sealed now (idempotent).
   const sealed = await services.secrets.sealPlaintextRows(opts.db);
   if (sealed) app.log.info({ sealed }, 'sealed stored secrets that were kept in plaintext');
   app.decorate('recorder', services);
   await app.register(recorderAuth({ tokens: services.tokens, webhooks: services.webhooks }));
-  await registerRecorderOpenApi(app, RECORDER_VERSION);
+  await registerRecorderOpenApi(app, PACKAGE_VERSION);
   registerRecorderMetrics(app, {
     devicesByState: () => services.devices.countByState(),
     segmentsWritten: () => services.index.written,

@@ -11,6 +11,7 @@ import { ApiError } from '../errors.js';
 import { looksLikeApiKey } from '../auth/api-key-format.js';
 import { bearerToken } from '../auth/bearer.js';
 import { PlatformSessionCheck, type PlatformUser } from '../auth/platform-session-check.js';
+import { PACKAGE_VERSION } from '../package-version.js';
 
 /** Where a service takes the JWT from: `Authorization: Bearer`, or the AI API's `x-api-key`. */
 type JwtHeader = 'authorization' | 'x-api-key';
@@ -101,7 +102,7 @@ export async function buildJwtServiceApp(opts: JwtServiceOptions): Promise<Fasti
       openapi: '3.1.0',
       info: {
         title: `Overlook ${opts.name} API`,
-        version: '0.1.0',
+        version: PACKAGE_VERSION,
         description: `Accepts a platform JWT in ${opts.headers.map((h) => (h === 'authorization' ? 'Authorization: Bearer' : h)).join(' or ')}; API keys are refused.`,
       },
     },

@@ -14,7 +14,8 @@ import type { PlatformDatabase } from '../database.js';
 import { PLATFORM_MIGRATIONS } from '../db/platform-migrations.js';
 import { checkKey, S3ObjectStore, type StoredObject } from '../storage/index.js';
 import { DATA_PREFIX, MANIFEST, OBJECTS_DIR, PG_DUMP, SQLITE_FILE, TOP_FILES } from './layout.js';
-import { FORMAT, FORMAT_VERSION, type Manifest, type ManifestFile, overlookVersion } from './manifest.js';
+import { FORMAT, FORMAT_VERSION, type Manifest, type ManifestFile } from './manifest.js';
+import { PACKAGE_VERSION } from '../../lib/package-version.js';
 import { pgDump } from './postgres-tools.js';
 import { BackupRefused } from './refusal.js';
 
@@ -188,7 +189,7 @@ export async function createBackup(config: PlatformConfig, to: string): Promise<
       const manifest: Manifest = {
         format: FORMAT,
         format_version: FORMAT_VERSION,
-        overlook_version: overlookVersion(),
+        overlook_version: PACKAGE_VERSION,
         created_at: new Date().toISOString(),
         database: {
           kind: config.databaseUrl ? 'postgres' : 'sqlite',

@@ -1,7 +1,5 @@
 // The manifest a backup ends with: what made it, the database's kind and migration level, and every
 // file with its size and SHA-256, checked in full before a restore writes anything.
-import { readFileSync } from 'node:fs';
-
 export const FORMAT = 'overlook-backup';
 export const FORMAT_VERSION = 1;
 
@@ -36,15 +34,6 @@ export interface Manifest {
   /** Where the secret key that seals the database's keys was: `file` (in the backup) or `environment` (OVERLOOK_SECRET_KEY, not in it). */
   secret_key: 'file' | 'environment';
   files: ManifestFile[];
-}
-
-/** The version in package.json (two folders up from src/ and from dist/ alike). */
-export function overlookVersion(): string {
-  try {
-    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';

@@ -1,6 +1,7 @@
 // The main API's and the recorder's OpenAPI documents: what the transforms derive from each route's
 // access declaration (security, error answers), the error body schema, and the names lint needs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PACKAGE_VERSION } from '../../../src/lib/package-version.js';
 import { policyOf } from '../../../src/platform/access/registered-route.js';
 import { toOpenApiPath } from '../../../src/platform/access/scope-map.js';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
@@ -94,6 +95,7 @@ describe('the recorder document', () => {
     }
     expect(recorderDoc.paths['/api/users/login']!.post!.security).toEqual([]);
     expect(recorderDoc.servers).toEqual([expect.objectContaining({ url: '/' })]);
+    expect(recorderDoc.info.version).toBe(PACKAGE_VERSION);
     expect(Object.keys(recorderDoc.components.schemas.ErrorResponse!.properties)).toEqual(['code', 'message', 'details', 'request_id']);
   });
 });
