@@ -16,6 +16,7 @@ type Operation = {
   responses: Record<string, { $ref?: string }>;
 };
 type Document = {
+  info: { version: string };
   servers?: { url: string }[];
   paths: Record<string, Record<string, Operation>>;
   components: {
