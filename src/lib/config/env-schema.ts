@@ -94,6 +94,10 @@ const Messages = {
   OVERLOOK_OUTBOX_RETRY_SECONDS: positive(10, 'Delay before the first retry of a failed event delivery, in seconds; each further retry waits twice as long'),
   OVERLOOK_OUTBOX_RETRY_MAX_SECONDS: positive(3600, 'Longest delay between two attempts of an event delivery, in seconds'),
   OVERLOOK_OUTBOX_GIVE_UP_HOURS: positive(24, 'How long after an event its failed deliveries are still retried, in hours'),
+  OVERLOOK_OUTBOX_KEEP_DAYS: positive(
+    30,
+    'How long a delivered or failed event is kept, with its deliveries and webhook attempts (a webhook’s delivery log), in days; then it is removed',
+  ),
   OVERLOOK_WEBHOOK_TIMEOUT_MS: positive(
     10_000,
     'How long a webhook receiver has to answer one delivery, in milliseconds (keep it below OVERLOOK_WORK_LEASE_SECONDS)',

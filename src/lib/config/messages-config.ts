@@ -10,6 +10,8 @@ export interface MessagesConfig {
   retryMaxMs: number;
   /** How long after an event its deliveries are still attempted, in milliseconds. */
   giveUpMs: number;
+  /** How long finished events, their deliveries and webhook attempts are kept, in milliseconds. */
+  keepMs: number;
   /** How long a webhook receiver has to answer, in milliseconds. */
   webhookTimeoutMs: number;
   /** Failed deliveries in a row that disable a webhook. */
@@ -32,6 +34,7 @@ export function messagesConfig(env: PlatformEnvValues): MessagesConfig {
     retryFirstMs: env.OVERLOOK_OUTBOX_RETRY_SECONDS * 1000,
     retryMaxMs: env.OVERLOOK_OUTBOX_RETRY_MAX_SECONDS * 1000,
     giveUpMs: env.OVERLOOK_OUTBOX_GIVE_UP_HOURS * 3_600_000,
+    keepMs: env.OVERLOOK_OUTBOX_KEEP_DAYS * 86_400_000,
     webhookTimeoutMs: env.OVERLOOK_WEBHOOK_TIMEOUT_MS,
     webhookDisableAfter: Math.max(1, Math.floor(env.OVERLOOK_WEBHOOK_DISABLE_AFTER)),
     mqttUrl: env.OVERLOOK_MQTT_URL,

@@ -48,6 +48,8 @@ export interface Channel {
   targets(event: StoredEvent): Promise<string[]>;
   /** Delivers once; throws to be retried with back-off (throw `GiveUp` for a delivery that can never succeed). */
   deliver(event: StoredEvent, target: string): Promise<void>;
+  /** Removes the channel's own log of attempts made before `before` (ISO time), when it keeps one. */
+  prune?(before: string): Promise<void>;
 }
 
 /** Thrown by `Channel.deliver` when retrying is pointless (the target is gone or disabled): the delivery ends as failed. */

@@ -27,6 +27,7 @@ export const outboxFeature = defineFeature({
       retryFirstMs: m.retryFirstMs,
       retryMaxMs: m.retryMaxMs,
       giveUpMs: m.giveUpMs,
+      keepMs: m.keepMs,
       notifyChannel,
       log: app.log,
     });

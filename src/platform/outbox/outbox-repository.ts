@@ -172,3 +172,20 @@ export async function deliveryOf(db: PlatformDb, channel: string, target: string
 export async function notifyNodes(db: PlatformDb, channel: string): Promise<void> {
   await sql`select pg_notify(${channel}, '')`.execute(db.kysely);
 }
+
+/**
+ * Removes what is finished and older than `before`: deliveries delivered or failed, then the events
+ * fanned out with no delivery left. A pending delivery, and so its event, is kept whatever its age.
+ */
+export async function pruneFinished(db: PlatformDb, before: string): Promise<{ deliveries: number; events: number }> {
+  const d = await db.kysely.deleteFrom('outbox_deliveries').where('status', 'in', ['delivered', 'failed']).where('created_at', '<', before).executeTakeFirst();
+  const e = await db.kysely
+    .deleteFrom('outbox_events')
+    .where('fanned_out_at', 'is not', null)
+    .where('created_at', '<', before)
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('outbox_deliveries').select('id').whereRef('outbox_deliveries.event_id', '=', 'outbox_events.id'))),
+    )
+    .executeTakeFirst();
+  return { deliveries: Number(d.numDeletedRows), events: Number(e.numDeletedRows) };
+}

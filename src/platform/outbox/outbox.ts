@@ -26,6 +26,8 @@ export interface OutboxOptions {
   retryMaxMs: number;
   /** How long after an event its deliveries are still attempted. */
   giveUpMs: number;
+  /** How long a finished event, its deliveries and the channels' logs of attempts are kept. */
+  keepMs: number;
   /** The NOTIFY channel (PostgreSQL), from `outboxChannel`. */
   notifyChannel: string;
   /** Deliveries attempted at once per node. */
@@ -34,6 +36,8 @@ export interface OutboxOptions {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
+/** How often finished events are pruned. */
+const PRUNE_EVERY_MS = 60 * 60_000;
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
 
 function stored(row: OutboxEventRow): StoredEvent {
@@ -60,6 +64,7 @@ export class Outbox {
   private started = false;
   private stopped = false;
   private timer: NodeJS.Timeout | null = null;
+  private pruner: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: PlatformDb,
@@ -125,14 +130,34 @@ export class Outbox {
     this.opts.log?.info({ node: this.nodeId, channels: [...this.channels.keys()] }, 'outbox: dispatching');
     this.timer = setInterval(() => this.wake(), this.opts.pollMs);
     this.timer.unref();
+    this.pruner = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
+    this.pruner.unref();
     this.wake();
+    void this.prune();
+  }
+
+  /**
+   * Removes finished events and deliveries older than the keeping time, and the channels' logs of that
+   * age. Every node does it: deleting what another node already deleted is nothing.
+   */
+  async prune(now = Date.now()): Promise<void> {
+    const before = iso(now - this.opts.keepMs);
+    try {
+      const removed = await repo.pruneFinished(this.db, before);
+      for (const channel of this.channels.values()) await channel.prune?.(before);
+      if (removed.deliveries + removed.events > 0) this.opts.log?.info({ ...removed, before }, 'outbox: pruned finished events');
+    } catch (err) {
+      this.opts.log?.warn({ err }, 'outbox: pruning failed; tried again later');
+    }
   }
 
   /** Stops dispatching and waits for the attempts under way. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
+    if (this.pruner) clearInterval(this.pruner);
     this.timer = null;
+    this.pruner = null;
     await this.running;
   }
 

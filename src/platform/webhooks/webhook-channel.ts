@@ -50,6 +50,11 @@ export class WebhookChannel implements Channel {
     return hooks.filter((h) => (JSON.parse(h.events) as string[]).includes(event.type)).map((h) => h.id);
   }
 
+  /** The delivery log's attempts go with the outbox's finished events. */
+  prune(before: string): Promise<void> {
+    return repo.pruneAttempts(this.o.db, before);
+  }
+
   async deliver(event: StoredEvent, target: string): Promise<void> {
     const hook = await repo.webhookById(this.o.db, target);
     if (!hook) throw new GiveUp('the webhook was deleted');

@@ -72,6 +72,11 @@ export async function insertAttempt(db: PlatformDb, row: WebhookAttemptRow): Pro
   await db.kysely.insertInto('webhook_attempts').values(row).execute();
 }
 
+/** Removes the attempts made before `before` (ISO time). */
+export async function pruneAttempts(db: PlatformDb, before: string): Promise<void> {
+  await db.kysely.deleteFrom('webhook_attempts').where('attempted_at', '<', before).execute();
+}
+
 /** A webhook's latest attempts, newest first. */
 export async function attemptsOf(db: PlatformDb, webhookId: string, limit: number): Promise<WebhookAttemptRow[]> {
   return db.kysely

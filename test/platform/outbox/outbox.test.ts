@@ -1,7 +1,7 @@
 // The outbox (src/platform/outbox/outbox.ts), on SQLite and PostgreSQL: an event recorded in a
 // transaction is delivered once per target after the commit and never after a rollback; a failing
 // delivery is retried with doubling delays, then given up; two nodes on one database deliver each
-// event once; a claim left by a halted node is taken over when it runs out.
+// event once; a claim left by a halted node is taken over when it runs out; finished events are pruned.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../../src/lib/db/transaction.js';
 import type { Channel, StoredEvent } from '../../../src/platform/outbox/index.js';
@@ -22,7 +22,16 @@ const until = async (what: string, ok: () => boolean | Promise<boolean>, ms = 10
 
 async function node(opts: Partial<OutboxOptions> = {}, channels: Channel[] = []): Promise<Outbox> {
   const notifyChannel = outboxChannel(t.pgSchema);
-  const o = new Outbox(t.db, { leaseMs: 5000, pollMs: 100, retryFirstMs: 50, retryMaxMs: 400, giveUpMs: 60_000, notifyChannel, ...opts });
+  const o = new Outbox(t.db, {
+    leaseMs: 5000,
+    pollMs: 100,
+    retryFirstMs: 50,
+    retryMaxMs: 400,
+    giveUpMs: 60_000,
+    keepMs: 30 * 86_400_000,
+    notifyChannel,
+    ...opts,
+  });
   for (const c of channels) o.addChannel(c);
   o.start();
   const w = t.db.dialect === 'postgres' && t.databaseUrl ? new OutboxWakeup(t.databaseUrl, notifyChannel, () => o.wake(), console) : null;
@@ -139,5 +148,49 @@ describe('outbox', () => {
     await until('taken over', () => r.got.length === 1);
     hang!();
     await until('settled', async () => (await live.deliveriesTo('test-e', 'x', 1))[0]?.status === 'delivered');
+  });
+
+  it('prunes finished events and their deliveries past the keeping time, with the channels’ logs; a pending one stays', async () => {
+    // The earlier tests' nodes have other channels: one fanning these events out would give them none of these.
+    for (const stop of stops.splice(0)) await stop();
+    const pruned: string[] = [];
+    const done = { ...recorder('test-f', ['x']).channel, prune: async (before: string) => void pruned.push(before) };
+    // Never delivered: its delivery stays pending, retried until the give-up time.
+    const stuck: Channel = { name: 'test-g', targets: async (e) => (e.data.stuck ? ['x'] : []), deliver: () => Promise.reject(new Error('down')) };
+    const keepMs = 60_000;
+    const o = await node({ keepMs, giveUpMs: 3_600_000, retryFirstMs: 60_000 }, [done, stuck]);
+    await o.record(t.db, { type: 'comment.created', projectExid: 'p1', data: { stuck: false } });
+    await o.record(t.db, { type: 'comment.created', projectExid: 'p1', data: { stuck: true } });
+    const rows = async () => ({
+      events: (await t.db.kysely.selectFrom('outbox_events').select(['id', 'data']).where('type', '=', 'comment.created').execute()).filter(
+        (e) => 'stuck' in JSON.parse(e.data),
+      ),
+      deliveries: await t.db.kysely
+        .selectFrom('outbox_deliveries')
+        .select(['channel', 'status'])
+        .where('channel', 'in', ['test-f', 'test-g'])
+        .orderBy('channel')
+        .execute(),
+    });
+    await until('delivered and attempted', async () => {
+      const { deliveries } = await rows();
+      return deliveries.filter((d) => d.channel === 'test-f' && d.status === 'delivered').length === 2 && deliveries.some((d) => d.channel === 'test-g');
+    });
+    pruned.splice(0);
+
+    // Within the keeping time: nothing goes.
+    await o.prune();
+    expect((await rows()).events).toHaveLength(2);
+    expect((await rows()).deliveries).toHaveLength(3);
+    expect(pruned).toHaveLength(1);
+
+    // Past it: the finished event and the finished deliveries go; the event with a pending delivery stays.
+    const later = Date.now() + keepMs + 1000;
+    await o.prune(later);
+    const left = await rows();
+    expect(left.deliveries).toEqual([{ channel: 'test-g', status: 'pending' }]);
+    expect(left.events.map((e) => JSON.parse(e.data))).toEqual([{ stuck: true }]);
+    expect(pruned[1]).toBe(new Date(later - keepMs).toISOString());
+    await o.stop();
   });
 });

@@ -173,6 +173,11 @@ describe('delivering', () => {
     expect(log.attempts[0].latency_ms).toBeGreaterThanOrEqual(0);
     const hookNow = (await tp.app.inject({ method: 'GET', url: `/v2/projects/${project.exid}/webhooks/${hook.id}`, headers: owner.auth })).json();
     expect(hookNow).toMatchObject({ enabled: true, consecutive_failures: 0 });
+
+    // Past the keeping time (OVERLOOK_OUTBOX_KEEP_DAYS, 30 by default) the log is empty.
+    await servicesOf(tp.app).outbox.prune(Date.now() + 31 * 86_400_000);
+    const pruned = (await tp.app.inject({ method: 'GET', url: `/v2/projects/${project.exid}/webhooks/${hook.id}/deliveries`, headers: owner.auth })).json();
+    expect(pruned).toMatchObject({ deliveries: [], attempts: [] });
   });
 
   it('one that never answers is retried, then disabled; the owner is told and an event recorded', async () => {
