@@ -92,7 +92,8 @@ describe('WHEP', () => {
     expect(Date.now() - t0).toBeLessThan(15_000);
     expect(r.app.recorder.whep.count).toBe(1);
     // What arrived is H.264 a decoder reads without an error, from its first keyframe on.
-    await eventually(async () => v.packets.filter((p) => p.nal === 5).length > 20, 15_000, 'more video');
+    // A whole keyframe's fragments; a busy machine's UDP may drop one, and the next keyframe is a GOP away.
+    await eventually(async () => v.packets.filter((p) => p.nal === 5).length > 20, 30_000, 'more video');
     const file = join(r.dir, 'webrtc.h264');
     writeFileSync(file, Buffer.concat(v.stream));
     const decoded = spawnSync('ffmpeg', ['-v', 'error', '-f', 'h264', '-i', file, '-f', 'null', '-'], { encoding: 'utf8' });
