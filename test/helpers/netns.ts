@@ -4,9 +4,6 @@
 // `hostAddress`. Needs root and iproute2 (CI runs as root); `available()` says whether this machine can.
 import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 
-/** The block the site hosts' veth pairs take their addresses from (10.231.N.0/30). */
-export const SITE_NETWORK_PREFIX = '10.231.';
-
 export interface SiteHost {
   /** The namespace's name, for `ip netns exec`. */
   name: string;
@@ -42,8 +39,8 @@ export function makeSiteHost(): SiteHost {
   const siteIf = `ovls${tag}`;
   // A /30 in a block no real network of this machine uses; only the two ends of the pair live there.
   const net = 1 + Math.floor(Math.random() * 250);
-  const hostAddress = `${SITE_NETWORK_PREFIX}${net}.1`;
-  const siteAddress = `${SITE_NETWORK_PREFIX}${net}.2`;
+  const hostAddress = `10.231.${net}.1`;
+  const siteAddress = `10.231.${net}.2`;
   ip('netns', 'add', name);
   try {
     ip('link', 'add', hostIf, 'type', 'veth', 'peer', 'name', siteIf);

@@ -6,7 +6,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RTCPeerConnection, RTCRtpCodecParameters } from 'werift';
-import { SITE_NETWORK_PREFIX } from '../../helpers/netns.js';
 import { buildTestRecorder, eventually, type TestRecorder } from '../../helpers/recorder.js';
 
 let r: TestRecorder;
@@ -21,12 +20,7 @@ const h264 = new RTCRtpCodecParameters({
 
 /** A receive-only viewer, as a browser would be: it offers, with its candidates gathered. */
 async function viewer() {
-  const pc = new RTCPeerConnection({
-    codecs: { video: [h264] },
-    // Site-link tests running beside this one add and remove veth interfaces (test/helpers/netns.ts):
-    // a pair over one of them breaks when it goes, so the viewer keeps to the machine's own addresses.
-    iceFilterCandidatePair: (pair) => ![pair.localCandidate.host, pair.remoteCandidate.host].some((h) => h.startsWith(SITE_NETWORK_PREFIX)),
-  });
+  const pc = new RTCPeerConnection({ codecs: { video: [h264] } });
   const packets: { nal: number }[] = [];
   const stream: Buffer[] = [];
   const transceiver = pc.addTransceiver('video', { direction: 'recvonly' });
