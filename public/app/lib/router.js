@@ -22,6 +22,8 @@ export function useRoute() {
   useEffect(() => {
     const onChange = () => setPath(current());
     window.addEventListener('hashchange', onChange);
+    // The address may have changed between the first render and this effect, with no one listening.
+    onChange();
     return () => window.removeEventListener('hashchange', onChange);
   }, []);
   return path;

@@ -1,7 +1,8 @@
 // The web app's shell in a real browser: `/` serves the app under its content security policy, a person
 // signs in (a wrong password says so), the projects screen lists their projects, sign-out returns to the
 // sign-in screen; at desktop and phone size, with no serious accessibility violation and nothing
-// overflowing sideways. Screenshots in test-output/web-app/shell/.
+// overflowing sideways; an address changed while the app starts is followed. Screenshots in
+// test-output/web-app/shell/.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Person } from '../../helpers/platform.js';
 import { horizontalOverflow, seriousA11yViolations, shot, startWebApp, type ViewportName, type WebApp } from './harness.js';
@@ -66,4 +67,15 @@ describe('the web app at /', () => {
       expect(errors.filter((e) => !e.includes('401'))).toEqual([]);
     });
   }
+
+  it('follows an address changed while the app was still starting', async () => {
+    const { page, context } = await web.open(null, 'desktop', '#/forgot-password');
+    // Right after the first render, before the app's effects run: a change no listener hears yet.
+    await context.addInitScript(
+      `document.addEventListener('DOMContentLoaded', () => { if (!sessionStorage.getItem('hopped')) { sessionStorage.setItem('hopped', '1'); location.hash = '#/reset-password/some-token'; } })`,
+    );
+    await page.reload();
+    await page.waitForSelector('#new-password', { timeout: 10_000 });
+    expect(page.url()).toContain('#/reset-password/some-token');
+  });
 });
