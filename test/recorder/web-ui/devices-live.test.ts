@@ -11,6 +11,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pad2, wallClock } from '../../../src/lib/time/wall-clock.js';
 import { launchBrowser, type TestBrowser } from '../../helpers/browser.js';
 import { horizontalOverflow, isToolStyleRefusal, seriousA11yViolations, toolTouched } from '../../helpers/page-checks.js';
 import { buildTestRecorder, eventually, type TestRecorder } from '../../helpers/recorder.js';
@@ -48,21 +49,8 @@ const runs = async (id: string) => (await api('GET', `/api/devices/${id}/recordi
 
 /** `HH:MM:SS` and `YYYY-MM-DD` of an instant on the device's clock. */
 const local = (ms: number) => {
-  const p = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', {
-      timeZone: TZ,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
-      .formatToParts(new Date(ms))
-      .map((x) => [x.type, x.value]),
-  );
-  return { day: `${p.year}-${p.month}-${p.day}`, time: `${p.hour}:${p.minute}:${p.second}` };
+  const c = wallClock(ms, TZ);
+  return { day: `${c.year}-${pad2(c.month)}-${pad2(c.day)}`, time: `${pad2(c.hour)}:${pad2(c.minute)}:${pad2(c.second)}` };
 };
 const seconds = (hms: string) => hms.split(':').reduce((s, n) => s * 60 + Number(n), 0);
 
