@@ -65,6 +65,8 @@ export class Outbox {
   private stopped = false;
   private timer: NodeJS.Timeout | null = null;
   private pruner: NodeJS.Timeout | null = null;
+  /** The sweep under way, awaited by `stop` so none outlives the database. */
+  private pruning: Promise<void> | null = null;
 
   constructor(
     private readonly db: PlatformDb,
@@ -130,10 +132,17 @@ export class Outbox {
     this.opts.log?.info({ node: this.nodeId, channels: [...this.channels.keys()] }, 'outbox: dispatching');
     this.timer = setInterval(() => this.wake(), this.opts.pollMs);
     this.timer.unref();
-    this.pruner = setInterval(() => void this.prune(), PRUNE_EVERY_MS);
+    this.pruner = setInterval(() => this.sweep(), PRUNE_EVERY_MS);
     this.pruner.unref();
     this.wake();
-    void this.prune();
+    this.sweep();
+  }
+
+  private sweep(): void {
+    if (this.pruning || this.stopped) return;
+    this.pruning = this.prune().finally(() => {
+      this.pruning = null;
+    });
   }
 
   /**
@@ -158,7 +167,7 @@ export class Outbox {
     if (this.pruner) clearInterval(this.pruner);
     this.timer = null;
     this.pruner = null;
-    await this.running;
+    await Promise.all([this.running, this.pruning]);
   }
 
   /** Asks the dispatcher to look for work now (after a commit, a NOTIFY, a poll). */
