@@ -139,6 +139,8 @@ export default defineConfig(async () => {
   const api = (name: string, env: Record<string, string>, exclude: string[] = []) =>
     project({ name, include: ['test/**/*.test.ts'], exclude: [...UNIT, ...SLOW, ...exclude], isolate: false, env });
   const builtCli = 'test/helpers/built-cli.ts';
+  // The network namespace of the site-link files, made before any file runs (test/helpers/netns.ts).
+  const siteHost = 'test/helpers/site-host-setup.ts';
   return {
     test: {
       pool: 'forks',
@@ -161,7 +163,7 @@ export default defineConfig(async () => {
           include: SLOW,
           isolate: false,
           exclude: [...UNIT, ...TIMED],
-          globalSetup: [builtCli, 'test/helpers/chromium-server.ts'],
+          globalSetup: [builtCli, siteHost, 'test/helpers/chromium-server.ts'],
           env: sqlite,
           maxWorkers: 3,
           sequence: { groupOrder: 1 },
@@ -171,7 +173,7 @@ export default defineConfig(async () => {
           include: TIMED,
           isolate: false,
           exclude: [...UNIT, ...PG_ONLY],
-          globalSetup: [builtCli],
+          globalSetup: [builtCli, siteHost],
           env: sqlite,
           maxWorkers: TIMED_WORKERS,
           sequence: { groupOrder: 2 },

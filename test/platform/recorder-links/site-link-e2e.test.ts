@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, SLOW, overlook, serve, tempDir, type Served } from '../../helpers/cli.js';
 import { until } from '../../helpers/site-processes.js';
-import { available, makeSiteHost, type SiteHost } from '../../helpers/netns.js';
+import { available, siteHost, type SiteHost } from '../../helpers/netns.js';
 import { makeTestVideo } from '../../helpers/recorder.js';
 
 const canRun = available();
@@ -62,7 +62,7 @@ async function recorderApi(method: string, path: string, body?: unknown, bearer?
 
 beforeAll(async () => {
   if (!canRun) return;
-  site = makeSiteHost();
+  site = siteHost();
   platform = await serve(['serve', '--host', site.hostAddress, '--port', '0', '--data-dir', platformDir], {
     timeoutMs: SLOW,
   });
@@ -81,7 +81,6 @@ afterAll(async () => {
   if (!canRun) return;
   recorder?.kill('SIGTERM');
   await platform?.stop();
-  site?.close();
 });
 
 describe.skipIf(!canRun)('the site link across hosts', () => {

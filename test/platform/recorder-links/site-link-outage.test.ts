@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, ROOT, SLOW, overlookAsync, serve, tempDir, type Served } from '../../helpers/cli.js';
-import { available, makeSiteHost, type SiteHost } from '../../helpers/netns.js';
+import { available, siteHost, type SiteHost } from '../../helpers/netns.js';
 import { makeTestVideo } from '../../helpers/recorder.js';
 import { recorderApiIn, siteCliIn, until } from '../../helpers/site-processes.js';
 
@@ -100,7 +100,7 @@ const slot = (ms: number) => Math.floor(ms / STEP_MS);
 
 beforeAll(async () => {
   if (!canRun) return;
-  site = makeSiteHost();
+  site = siteHost();
   // The recorder's admin and test video are made while the platform starts.
   const [, admin] = await Promise.all([
     startPlatform(),
@@ -121,7 +121,6 @@ afterAll(async () => {
   if (!canRun) return;
   await stopRecorder();
   await platform?.stop();
-  site?.close();
 });
 
 describe.skipIf(!canRun)('the site link through outages', () => {
