@@ -16,7 +16,7 @@ export async function startMcp(
 ): Promise<{ app: FastifyInstance; url: string; resourceUrl: string }> {
   const { address, logLevel, resourceUrl, allowedOrigins } = mcpConfig(flags, env);
   const apiUrl = new URL(flags.apiUrl).toString().replace(/\/+$/, '');
-  // Imported here, not at the top: `overlook` loads this file for every command (src/cli.ts).
+  // Imported here, not at the top: `overlook` loads this file for every command (src/cli/program.ts).
   const { buildMcpApp } = await import('./app.js');
   const app = await buildMcpApp({ apiUrl, resourceUrl, allowedOrigins, logger: loggerOptions(logLevel) });
   const url = await app.listen({ host: address.host, port: address.port });
