@@ -25,7 +25,8 @@ export function isToolStyleRefusal(page: Page, text: string): boolean {
 export async function seriousA11yViolations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol, so the page's own content security policy does not apply.
   touched.add(page);
-  await page.evaluate(AXE);
+  // axe-core is half a megabyte of script: evaluated once per document, not once per check.
+  if (!(await page.evaluate("typeof window.axe === 'object'"))) await page.evaluate(AXE);
   return (await page.evaluate(
     `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id + ': ' + v.help + ' (' + v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ') + ')'))`,
   )) as string[];
