@@ -78,7 +78,7 @@ const SLOW = [
 ];
 /**
  * Slow files whose real timers race real processes (leases, live streams' idle stop, a cluster's
- * nodes, a killed recorder, a deadline on an ended session): after the others, two at a time, beside
+ * nodes, a killed recorder, a deadline on an ended session): after the others, three at a time, beside
  * the PostgreSQL slow files (the two projects share those two workers). No browser among them: the
  * run's one Chromium serves the slow-sqlite project. A file that only waits long (the site link's
  * two-minute outage) is not one of them.
@@ -95,11 +95,10 @@ const TIMED = [
 ];
 
 /**
- * The last group's files mostly wait on timers and child processes: two at a time leaves the cores idle
- * two thirds of its time, but at three the WebRTC test lost its first keyframe in two full runs of two
- * (docs/decisions.md).
+ * The last group's files mostly wait on timers and child processes: three at a time. The WebRTC test
+ * lost its video at three until no test changed this host's addresses mid-run (docs/decisions.md).
  */
-const TIMED_WORKERS = 2;
+const TIMED_WORKERS = 3;
 
 async function reachable(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
@@ -156,8 +155,8 @@ export default defineConfig(async () => {
         api('api-sqlite', sqlite),
         ...(withPg ? [api('api-postgres', postgres, ENGINE_FREE)] : []),
         // The slow files after the others (groupOrder): three at a time, as they mostly wait on Chromium,
-        // ffmpeg and child processes; then the timed ones and the PostgreSQL ones, two at a time
-        // (CONTRIBUTING.md, Test).
+        // ffmpeg and child processes; then the timed ones and the PostgreSQL ones, three at a time
+        // together (CONTRIBUTING.md, Test).
         project({
           name: 'slow-sqlite',
           include: SLOW,

@@ -6,18 +6,16 @@
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
-/**
- * Files that take 20 s or more on 2 cores, longest first (a JSON report's durations; CONTRIBUTING.md,
- * Test). None of the last group's (TIMED, SLOW_ON_DB in vitest.config.ts): in the order this gave
- * them, the WebRTC test lost its video in every full run, in vitest's own order never (docs/decisions.md).
- */
+/** Files that take 20 s or more on 2 cores, longest first (a JSON report's durations; CONTRIBUTING.md, Test). */
 const LONG_FILES = [
   'test/platform/recorder-links/site-link-outage.test.ts',
   'test/recorder/plates/plate-accuracy.test.ts',
   'test/cli/install.test.ts',
   'test/recorder/web-ui/devices-live.test.ts',
   'test/cli/backup-restore.test.ts',
+  'test/platform/live-view/live-view.test.ts',
   'test/platform/web-app/recordings.test.ts',
+  'test/platform/live-view/live-streams.test.ts',
   'test/mcp/cli.test.ts',
   'test/cli/up-banner.test.ts',
   'test/platform/web-app/live-wall.test.ts',
@@ -25,7 +23,11 @@ const LONG_FILES = [
   'test/platform/demo/seed.test.ts',
   'test/recorder/uploads/http-uploads.test.ts',
   'test/platform/web-app/members.test.ts',
+  'test/platform/cluster/rolling-restart.test.ts',
+  'test/platform/recorder-links/linked-live-on-demand.test.ts',
   'test/platform/key-page/key-page.test.ts',
+  'test/platform/live-view/live-view-rtsp.test.ts',
+  'test/recorder/kill.test.ts',
 ];
 
 export class LongFirstSequencer extends BaseSequencer {
