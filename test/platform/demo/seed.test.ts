@@ -3,46 +3,36 @@ import { DEMO_HISTORY_DAYS, seedDemoData } from '../../../src/platform/demo/seed
 import { buildTestPlatform, type TestPlatform } from '../../helpers/platform.js';
 import { servicesOf } from '../../../src/platform/plugins/feature.js';
 
+// One platform seeded once: seeding draws and stores a week of frames (seconds of CPU).
 let tp: TestPlatform;
+let demo: NonNullable<Awaited<ReturnType<typeof seedDemoData>>>;
+let auth: Record<string, string>;
+const app = () => tp.app;
 beforeAll(async () => {
   tp = await buildTestPlatform();
-});
+  demo = (await seedDemoData(servicesOf(tp.app)))!;
+  const login = await tp.app.inject({ method: 'POST', url: '/v2/auth/login', payload: { username: demo?.email, password: demo?.password } });
+  auth = { authorization: `Bearer ${login.json().token}` };
+}, 120_000);
 afterAll(() => tp.close());
 
 describe('demo data', () => {
   it('creates a user who can sign in, two projects and three simulated cameras, once', async () => {
-    const demo = await seedDemoData(servicesOf(tp.app));
     expect(demo).not.toBeNull();
-    expect(demo!.projects).toHaveLength(2);
-    expect(demo!.cameras).toHaveLength(3);
-    const login = await tp.app.inject({ method: 'POST', url: '/v2/auth/login', payload: { username: demo!.email, password: demo!.password } });
+    expect(demo.projects).toHaveLength(2);
+    expect(demo.cameras).toHaveLength(3);
+    const login = await tp.app.inject({ method: 'POST', url: '/v2/auth/login', payload: { username: demo.email, password: demo.password } });
     expect(login.statusCode).toBe(200);
-    const auth = { authorization: `Bearer ${login.json().token}` };
     const cams = (await tp.app.inject({ method: 'GET', url: '/v2/cameras', headers: auth })).json();
-    expect(cams.map((c: { exid: string }) => c.exid).sort()).toEqual([...demo!.cameras].sort());
+    expect(cams.map((c: { exid: string }) => c.exid).sort()).toEqual([...demo.cameras].sort());
     expect(cams.every((c: { status: string; kind: string }) => c.status === 'online' && c.kind === 'simulated')).toBe(true);
-    const note = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${demo!.cameras[0]}/last-public-note`, headers: auth });
+    const note = await tp.app.inject({ method: 'GET', url: `/v2/cameras/${demo.cameras[0]}/last-public-note`, headers: auth });
     expect(note.statusCode).toBe(200);
     expect(await seedDemoData(servicesOf(tp.app))).toBeNull();
   });
 });
 
 describe('demo history', () => {
-  let auth: Record<string, string>;
-  let demo: NonNullable<Awaited<ReturnType<typeof seedDemoData>>>;
-  let tp2: TestPlatform | undefined;
-  const app = () => tp2!.app;
-
-  beforeAll(async () => {
-    // A platform of its own: the first describe's demo user exists already.
-    const other = await buildTestPlatform();
-    tp2 = other;
-    demo = (await seedDemoData(servicesOf(other.app)))!;
-    const login = await other.app.inject({ method: 'POST', url: '/v2/auth/login', payload: { username: demo.email, password: demo.password } });
-    auth = { authorization: `Bearer ${login.json().token}` };
-  }, 120_000);
-  afterAll(() => tp2?.close());
-
   it('a week of frames an hour on every camera, kept that long', async () => {
     for (const exid of demo.cameras) {
       const res = await app().inject({ method: 'GET', url: `/v2/cameras/${exid}/recordings/snapshots?limit=1`, headers: auth });
