@@ -11,7 +11,8 @@ import { inject } from 'vitest';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    siteHost: SiteAddresses | null;
+    /** Null where this machine cannot make one; the reason when making it failed. */
+    siteHost: SiteAddresses | { error: string } | null;
   }
 }
 
@@ -93,6 +94,7 @@ export function removeSite(site: SiteAddresses): void {
 export function siteHost(): SiteHost {
   const site = inject('siteHost');
   if (!site) throw new Error('no site namespace: add test/helpers/site-host-setup.ts to this project’s globalSetup (vitest.config.ts)');
+  if ('error' in site) throw new Error(`the site namespace could not be made: ${site.error}`);
   const { name } = site;
   return {
     ...site,
