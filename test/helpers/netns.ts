@@ -7,6 +7,7 @@
 // under way (net::ERR_NETWORK_CHANGED). So the pair is made by a globalSetup (site-host-setup.ts)
 // before any file runs and removed after the last one: a test file takes it with `siteHost()`.
 import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 
 declare module 'vitest' {
@@ -50,7 +51,9 @@ export function available(): boolean {
 
 /** Makes a namespace with a veth pair on a /30 of its own (site-host-setup.ts); `removeSite` undoes it. */
 export function makeSite(): SiteAddresses {
-  const tag = `${process.pid % 10000}${Math.floor(Math.random() * 100)}`;
+  // Random, not the process id: one vitest process makes a site per project. Interface names stay
+  // within Linux's 15 characters.
+  const tag = randomBytes(4).toString('hex');
   const name = `ovl-site-${tag}`;
   const hostInterface = `ovlh${tag}`;
   const siteIf = `ovls${tag}`;
