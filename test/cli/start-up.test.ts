@@ -2,6 +2,7 @@
 // cache keeps the compiled modules for the next start.
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import * as nodeModule from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { CLI, ROOT, tempDir } from '../helpers/cli.js';
@@ -14,7 +15,8 @@ registerHooks({ load(url, context, next) { urls.push(url); return next(url, cont
 process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify(urls) + '\\n'));
 `)}`;
 
-function run(args: string[], env: Record<string, string> = {}, node: string[] = []) {
+/** Runs `overlook …` to its end; `env` adds to this process's environment, `undefined` removes a name. */
+function run(args: string[], env: Record<string, string | undefined> = {}, node: string[] = []) {
   const res = spawnSync(process.execPath, [...node, ...CLI, ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env }, timeout: 60_000 });
   expect(res.status, res.stderr).toBe(0);
   return res;
@@ -30,10 +32,11 @@ describe('overlook start-up', () => {
     }
   });
 
-  it('fills the compile cache NODE_COMPILE_CACHE names, and starts again from it', () => {
-    const cache = tempDir('overlook-compile-cache-');
-    const first = run(['--version'], { NODE_COMPILE_CACHE: cache });
-    expect(readdirSync(cache, { recursive: true }).length).toBeGreaterThan(1);
-    expect(run(['--version'], { NODE_COMPILE_CACHE: cache }).stdout).toBe(first.stdout);
+  it('fills Node’s compile cache (under the temp dir when NODE_COMPILE_CACHE is unset) and starts again from it', () => {
+    const tmp = tempDir('overlook-compile-cache-');
+    const env = { TMPDIR: tmp, NODE_COMPILE_CACHE: undefined, NODE_DISABLE_COMPILE_CACHE: undefined };
+    const first = run(['--version'], env);
+    expect(readdirSync(join(tmp, 'node-compile-cache'), { recursive: true }).length).toBeGreaterThan(1);
+    expect(run(['--version'], env).stdout).toBe(first.stdout);
   });
 });
