@@ -77,15 +77,19 @@ describe.skipIf(testDialect() !== 'postgres')('PostgreSQL sizing and faults', ()
       // No new connection allowed to the role, and the pool's open ones ended: the next query needs one.
       await admin(PG_URL, `ALTER ROLE ${role} CONNECTION LIMIT 0`);
       await admin(PG_URL, 'select pg_terminate_backend(pid) from pg_stat_activity where datname = $1 and application_name = $2', [db, name]);
+      // A pooled connection not yet seen to end answers first as a lost database (also a 503); the next
+      // query needs a new connection, which the limit refuses.
       const full = await until(
-        () => fetch(`${node.url}/ready`),
-        (r) => r.status === 503,
-        'a 503',
+        async () => {
+          const r = await fetch(`${node.url}/ready`);
+          return { status: r.status, retryAfter: r.headers.get('retry-after'), body: (await r.json()) as { code: string; message: string } };
+        },
+        (r) => r.status === 503 && !/cannot be reached/.test(r.body.message),
+        'a 503 that is not a lost connection',
       );
-      expect(full.headers.get('retry-after')).toBeTruthy();
-      const body = (await full.json()) as { code: string; message: string };
-      expect(body.code).toBe('SERVICE_UNAVAILABLE');
-      expect(body.message).toMatch(/too many clients/);
+      expect(full.retryAfter).toBeTruthy();
+      expect(full.body.code).toBe('SERVICE_UNAVAILABLE');
+      expect(full.body.message).toMatch(/too many clients/);
 
       await admin(PG_URL, `ALTER ROLE ${role} CONNECTION LIMIT -1`);
       await until(
