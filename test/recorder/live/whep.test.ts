@@ -75,38 +75,46 @@ afterAll(() => r.close());
 describe('WHEP', () => {
   it('a viewer gets an SDP answer and H.264 video (a keyframe with its parameter sets) within seconds; DELETE ends it', async () => {
     const v = await viewer();
-    const res = await post(deviceId, v.offer);
-    expect(res.statusCode, res.body).toBe(201);
-    expect(res.headers['content-type']).toContain('application/sdp');
-    const location = String(res.headers.location);
-    expect(location).toMatch(new RegExp(`^/api/devices/${deviceId}/webrtc\\?session=[0-9a-f]{32}$`));
-    expect(res.body).toMatch(/^v=0/);
-    expect(res.body).toMatch(/a=sendonly/);
-    expect(res.body).toMatch(/a=rtpmap:\d+ H264\/90000/i);
-    expect(res.body).toMatch(/a=candidate:/);
+    let location = '';
+    let ended = false;
+    try {
+      const res = await post(deviceId, v.offer);
+      expect(res.statusCode, res.body).toBe(201);
+      expect(res.headers['content-type']).toContain('application/sdp');
+      location = String(res.headers.location);
+      expect(location).toMatch(new RegExp(`^/api/devices/${deviceId}/webrtc\\?session=[0-9a-f]{32}$`));
+      expect(res.body).toMatch(/^v=0/);
+      expect(res.body).toMatch(/a=sendonly/);
+      expect(res.body).toMatch(/a=rtpmap:\d+ H264\/90000/i);
+      expect(res.body).toMatch(/a=candidate:/);
 
-    const t0 = Date.now();
-    await v.pc.setRemoteDescription({ type: 'answer', sdp: res.body });
-    // SPS (7) and an IDR slice (5): a decoder can start from what arrived.
-    await eventually(async () => v.packets.some((p) => p.nal === 7) && v.packets.some((p) => p.nal === 5), 15_000, 'a keyframe over WebRTC');
-    expect(Date.now() - t0).toBeLessThan(15_000);
-    expect(r.app.recorder.whep.count).toBe(1);
-    // What arrived is H.264 a decoder reads without an error, from its first keyframe on.
-    // A whole keyframe's fragments; a busy machine's UDP may drop one, and the next keyframe is a GOP away.
-    await eventually(async () => v.packets.filter((p) => p.nal === 5).length > 20, 30_000, 'more video');
-    const file = join(r.dir, 'webrtc.h264');
-    writeFileSync(file, Buffer.concat(v.stream));
-    const decoded = spawnSync('ffmpeg', ['-v', 'error', '-f', 'h264', '-i', file, '-f', 'null', '-'], { encoding: 'utf8' });
-    expect(decoded.stderr).toBe('');
-    const frames = execFileSync('ffprobe', ['-v', 'error', '-count_frames', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', file], {
-      encoding: 'utf8',
-    });
-    expect(Number(frames.trim())).toBeGreaterThan(5);
+      const t0 = Date.now();
+      await v.pc.setRemoteDescription({ type: 'answer', sdp: res.body });
+      // SPS (7) and an IDR slice (5): a decoder can start from what arrived.
+      await eventually(async () => v.packets.some((p) => p.nal === 7) && v.packets.some((p) => p.nal === 5), 15_000, 'a keyframe over WebRTC');
+      expect(Date.now() - t0).toBeLessThan(15_000);
+      expect(r.app.recorder.whep.count).toBe(1);
+      // What arrived is H.264 a decoder reads without an error, from its first keyframe on.
+      // A whole keyframe's fragments; a busy machine's UDP may drop one, and the next keyframe is a GOP away.
+      await eventually(async () => v.packets.filter((p) => p.nal === 5).length > 20, 30_000, 'more video');
+      const file = join(r.dir, 'webrtc.h264');
+      writeFileSync(file, Buffer.concat(v.stream));
+      const decoded = spawnSync('ffmpeg', ['-v', 'error', '-f', 'h264', '-i', file, '-f', 'null', '-'], { encoding: 'utf8' });
+      expect(decoded.stderr).toBe('');
+      const frames = execFileSync('ffprobe', ['-v', 'error', '-count_frames', '-show_entries', 'stream=nb_read_frames', '-of', 'csv=p=0', file], {
+        encoding: 'utf8',
+      });
+      expect(Number(frames.trim())).toBeGreaterThan(5);
 
-    expect((await r.app.inject({ method: 'DELETE', url: location, headers: r.bearer(r.userToken) })).statusCode).toBe(204);
-    expect(r.app.recorder.whep.count).toBe(0);
-    expect((await r.app.inject({ method: 'DELETE', url: location, headers: r.bearer(r.userToken) })).statusCode).toBe(404);
-    await v.pc.close();
+      expect((await r.app.inject({ method: 'DELETE', url: location, headers: r.bearer(r.userToken) })).statusCode).toBe(204);
+      ended = true;
+      expect(r.app.recorder.whep.count).toBe(0);
+      expect((await r.app.inject({ method: 'DELETE', url: location, headers: r.bearer(r.userToken) })).statusCode).toBe(404);
+    } finally {
+      // A failure above leaves no session behind to fail the next test's count.
+      if (location && !ended) await r.app.inject({ method: 'DELETE', url: location, headers: r.bearer(r.userToken) });
+      await v.pc.close();
+    }
   });
 
   it('refuses: a bad offer 400, no token or ?token= 401, an unknown device 404, another content type 415', async () => {
