@@ -2,7 +2,7 @@
 // transaction is delivered once per target after the commit and never after a rollback; a failing
 // delivery is retried with doubling delays, then given up; two nodes on one database deliver each
 // event once; a claim left by a halted node is taken over when it runs out; finished events are pruned.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { inTransaction } from '../../../src/lib/db/transaction.js';
 import type { Channel, StoredEvent } from '../../../src/platform/outbox/index.js';
 import { Outbox, type OutboxOptions, retryDelayMs } from '../../../src/platform/outbox/outbox.js';
@@ -63,10 +63,12 @@ function recorder(name: string, targets: string[], fail = 0) {
 beforeAll(async () => {
   t = await createTestDb();
 });
-afterAll(async () => {
-  for (const s of stops) await s();
-  await t.cleanup();
+// A test's nodes stop when it ends, even when it fails: one left running, with other channels, would
+// claim the next test's events and deliveries.
+afterEach(async () => {
+  for (const s of stops.splice(0)) await s();
 });
+afterAll(() => t.cleanup());
 
 describe('outbox', () => {
   it('waits 10 s before the first retry, doubling up to an hour (the defaults)', () => {
@@ -99,6 +101,8 @@ describe('outbox', () => {
     const o = await node({}, [r.channel]);
     await o.record(t.db, { type: 'camera.status_changed', projectExid: 'p1', data: {} });
     await until('the delivery', () => r.got.length === 1);
+    // The channel has it; the outbox writes the outcome right after.
+    await until('the delivery recorded', async () => (await o.deliveriesTo('test-b', 'x', 10))[0]?.status === 'delivered');
     const log = await o.deliveriesTo('test-b', 'x', 10);
     expect(log).toHaveLength(1);
     expect(log[0]).toMatchObject({ status: 'delivered', attempts: 4, last_error: null });
@@ -151,8 +155,6 @@ describe('outbox', () => {
   });
 
   it('prunes finished events and their deliveries past the keeping time, with the channels’ logs; a pending one stays', async () => {
-    // The earlier tests' nodes have other channels: one fanning these events out would give them none of these.
-    for (const stop of stops.splice(0)) await stop();
     const pruned: string[] = [];
     const done = { ...recorder('test-f', ['x']).channel, prune: async (before: string) => void pruned.push(before) };
     // Never delivered: its delivery stays pending, retried until the give-up time.
