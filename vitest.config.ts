@@ -79,7 +79,7 @@ const SLOW = [
 /**
  * Slow files whose real timers race real processes (leases, live streams' idle stop, a cluster's
  * nodes, a killed recorder, a deadline on an ended session): after the others, three at a time, beside
- * the PostgreSQL slow files (the two projects share those two workers). No browser among them: the
+ * the PostgreSQL slow files (the two projects share those workers). No browser among them: the
  * run's one Chromium serves the slow-sqlite project. A file that only waits long (the site link's
  * two-minute outage) is not one of them.
  */
