@@ -1,6 +1,7 @@
-// A real browser for the UI tests: Debian's Chromium (or OVERLOOK_CHROMIUM) driven by playwright-core.
-// The run's one Chromium (chromium-server.ts) when the project starts it, else one of the file's own.
-import { mkdtempSync } from 'node:fs';
+// A real browser for the UI tests: Debian's Chromium headless shell (or OVERLOOK_CHROMIUM) driven by
+// playwright-core. The run's one Chromium (chromium-server.ts) when the project starts it, else one of
+// the file's own.
+import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Download } from 'playwright-core';
@@ -17,7 +18,11 @@ export const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-export const chromiumPath = () => process.env.OVERLOOK_CHROMIUM ?? '/usr/bin/chromium';
+// The headless shell is the build Playwright itself runs for headless tests: the same engine without
+// the desktop browser's shell, at about half the CPU per page (docs/decisions.md). The full browser
+// still serves where only it is installed.
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+export const chromiumPath = () => process.env.OVERLOOK_CHROMIUM ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
 
 export interface TestBrowser {
   browser: Browser;
