@@ -1,6 +1,6 @@
 // Request validation: bodies are checked strictly (a number is not a string, no silent coercion),
 // while path and query parameters, which arrive as text, are coerced to the declared types.
-import { Ajv } from 'ajv';
+import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifyInstance } from 'fastify';
 import { ApiError } from '../errors.js';
@@ -15,15 +15,34 @@ function makeAjv(coerce: boolean): Ajv {
   return ajv;
 }
 
-// One pair per process, each schema compiled once (compiled-schemas.ts).
+// One pair per process, each schema compiled once, on a route's first request (compiled-schemas.ts).
 const strict = makeAjv(false);
 const lenient = makeAjv(true);
-const validators = byContent<ReturnType<Ajv['compile']>>();
+const validators = byContent<ValidateFunction>();
+
+/** What Fastify calls to validate a request part: true or false, with Ajv's errors when false. */
+type Validate = ((data: unknown) => boolean) & { errors?: ValidateFunction['errors'] };
+
+/**
+ * A validator compiled on its first call. Fastify hands Ajv's own functions the request as the root
+ * value's parent, so that Ajv can replace a coerced root; roots here are never coerced (bodies are
+ * not, and the coerced parts, path, query and headers, are objects), so the value is enough.
+ */
+export function compiledOnFirstCall(compile: () => ValidateFunction): Validate {
+  let compiled: ValidateFunction | undefined;
+  const validate: Validate = (data) => {
+    compiled ??= compile();
+    const valid = compiled(data);
+    validate.errors = compiled.errors;
+    return valid;
+  };
+  return validate;
+}
 
 export function installValidators(app: FastifyInstance): void {
   app.setValidatorCompiler(({ schema, httpPart }) => {
     const ajv = httpPart === 'body' ? strict : lenient;
-    return validators([ajv === strict, schema], () => ajv.compile(schema));
+    return compiledOnFirstCall(() => validators([ajv === strict, schema], () => ajv.compile(schema)));
   });
 }
 

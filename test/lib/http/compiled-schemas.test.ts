@@ -1,11 +1,15 @@
-// Route schemas compiled once per process (src/lib/http/compiled-schemas.ts): two apps with equal
-// schemas, built inline as distinct objects, share the compiled validator and serializer; a schema that
-// says something else gets its own; each app still validates and serializes by its schema.
+// Route schemas compiled on first use, once per process (src/lib/http/compiled-schemas.ts): two apps
+// with equal schemas, built inline as distinct objects, share the compiled validator and serializer; a
+// schema that says something else gets its own; nothing is compiled before a route's first request;
+// each app still validates and serializes by its schema.
+import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
+import { Ajv } from 'ajv';
 import { Type } from 'typebox';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildSharedSerializer } from '../../../src/lib/http/compiled-schemas.js';
+import { sharedSerializers } from '../../../src/lib/http/compiled-schemas.js';
 import { createBaseApp } from '../../../src/lib/http/base-app.js';
+import { compiledOnFirstCall } from '../../../src/lib/http/validation.js';
 
 const apps: FastifyInstance[] = [];
 afterAll(async () => {
@@ -42,17 +46,44 @@ describe('compiled schemas', () => {
     expect((await c.inject({ method: 'POST', url: '/echo', payload: { name: 'Ann' } })).statusCode).toBe(400);
   });
 
-  it('one serializer per distinct schema and set of shared schemas', () => {
+  it('one serializer per distinct schema and set of shared schemas, compiled on its first call', () => {
+    const compiled: unknown[] = [];
+    const select = SerializerSelector();
+    const build = sharedSerializers((external, options) => {
+      const compile = select(external, options);
+      return (route) => {
+        compiled.push(route.schema);
+        return compile(route);
+      };
+    });
     const route = (schema: unknown) => ({ method: 'GET', url: '/', httpStatus: '200', schema });
     const shared = { Err: { $id: 'Err', type: 'object', properties: { code: { type: 'string' } } } };
-    const one = buildSharedSerializer(shared, {})(route({ type: 'object', properties: { a: { type: 'string' } } }));
-    const same = buildSharedSerializer({ ...shared }, {})(route({ type: 'object', properties: { a: { type: 'string' } } }));
-    const other = buildSharedSerializer(shared, {})(route({ type: 'object', properties: { b: { type: 'string' } } }));
-    const otherShared = buildSharedSerializer({}, {})(route({ type: 'object', properties: { a: { type: 'string' } } }));
-    expect(same).toBe(one);
-    expect(other).not.toBe(one);
-    expect(otherShared).not.toBe(one);
+    const one = build(shared, {})(route({ type: 'object', properties: { a: { type: 'string' } } }));
+    const same = build({ ...shared }, {})(route({ type: 'object', properties: { a: { type: 'string' } } }));
+    const other = build(shared, {})(route({ type: 'object', properties: { b: { type: 'string' } } }));
+    const otherShared = build({}, {})(route({ type: 'object', properties: { a: { type: 'string' } } }));
+    expect(compiled).toHaveLength(0);
     expect(one({ a: 'x', b: 'y' })).toBe('{"a":"x"}');
+    expect(same({ a: 'z', b: 'y' })).toBe('{"a":"z"}');
+    expect(one({ a: 'w' })).toBe('{"a":"w"}');
+    expect(compiled).toHaveLength(1);
     expect(other({ a: 'x', b: 'y' })).toBe('{"b":"y"}');
+    expect(otherShared({ a: 'x', b: 'y' })).toBe('{"a":"x"}');
+    expect(compiled).toHaveLength(3);
+  });
+
+  it('a validator is compiled on its first call, once, and passes on Ajv’s errors', () => {
+    const ajv = new Ajv();
+    let compiles = 0;
+    const validate = compiledOnFirstCall(() => {
+      compiles += 1;
+      return ajv.compile({ type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] });
+    });
+    expect(compiles).toBe(0);
+    expect(validate({ n: 'x' })).toBe(false);
+    expect(validate.errors?.[0]).toMatchObject({ instancePath: '/n', message: 'must be integer' });
+    expect(validate({ n: 2 })).toBe(true);
+    expect(validate.errors).toBeNull();
+    expect(compiles).toBe(1);
   });
 });
