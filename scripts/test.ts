@@ -1,7 +1,8 @@
-// `npm test`: the whole suite, with the checks beside it taking only idle CPU (CONTRIBUTING.md, Test). The suite keeps the cores busy most of the time but leaves some idle, above all in its last
-// layer, which mostly waits on timers and child processes: the checks take that time instead of a
-// minute of their own before the suite starts. Their outputs are printed after the suite's, and the
-// run fails when the suite or any check fails. Arguments are passed to `vitest run`.
+// `npm test`: the whole suite, with the checks beside it taking only idle CPU (CONTRIBUTING.md, Test).
+// The suite keeps the cores busy most of the time but leaves some idle, above all in its last layer,
+// which mostly waits on timers and child processes: the checks take that time instead of a minute of
+// their own before the suite starts. Their outputs are printed after the suite's, and the run fails
+// when the suite or any check fails. Arguments are passed to `vitest run`.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

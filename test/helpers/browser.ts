@@ -19,7 +19,7 @@ export const CHROMIUM_ARGS = [
 ];
 
 // The headless shell is the build Playwright itself runs for headless tests: the same engine without
-// the desktop browser's shell, at about half the CPU per page (docs/decisions.md). The full browser
+// the desktop browser's shell, at about 40 % less CPU (docs/decisions.md). The full browser
 // still serves where only it is installed.
 const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
 export const chromiumPath = () => process.env.OVERLOOK_CHROMIUM ?? (existsSync(HEADLESS_SHELL) ? HEADLESS_SHELL : '/usr/bin/chromium');
