@@ -95,25 +95,28 @@ async function writeRound(base: string, token: string, i: number): Promise<Round
 }
 
 /**
- * One loop writing until told to stop, the backup running in between: a round through the API, then
- * a person through `overlook users create` (another process writing the database beside the platform).
+ * Two loops writing until told to stop, the backup running in between: rounds through the API, and
+ * beside them people through `overlook users create` (another process writing the database beside the
+ * platform). The rounds never wait for a process to start, so some end while even a quick backup runs.
  */
 function keepWriting(base: string, token: string, dataDir: string, env: Record<string, string>) {
   const rounds: Round[] = [];
   const people: Person[] = [];
   let stopped = false;
   let failed: unknown;
-  const done = (async () => {
+  const writeRounds = async () => {
+    for (let i = 0; !stopped; i++) rounds.push(await writeRound(base, token, i));
+  };
+  const writePeople = async () => {
     for (let i = 0; !stopped; i++) {
-      rounds.push(await writeRound(base, token, i));
-      if (stopped) break;
       const email = `person${i}@example.com`;
       const password = `password-${i}-${randomBytes(4).toString('hex')}`;
       const made = await overlookAsync(['users', 'create', '--email', email, '--password', password, '--data-dir', dataDir], env);
       if (made.status !== 0) throw new Error(`users create: ${made.stderr}`);
       people.push({ email, password, at: Date.now() });
     }
-  })();
+  };
+  const done = Promise.all([writeRounds(), writePeople()]);
   done.catch((err) => (failed ??= err));
   return {
     rounds,
