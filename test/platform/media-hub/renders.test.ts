@@ -9,6 +9,7 @@ import sharp from 'sharp';
 import { platformConfig } from '../../../src/lib/config.js';
 import { buildPlatformApp } from '../../../src/platform/app.js';
 import { offsetMinutes } from '../../../src/platform/recordings/local-calendar.js';
+import { eventually } from '../../helpers/eventually.js';
 import { buildTestPlatform, type Person, type TestPlatform } from '../../helpers/platform.js';
 import { frameAt, probe, storeFrames, waitForStatus } from './media-fixtures.js';
 
@@ -203,10 +204,13 @@ describe('failure and retry', () => {
     const done = await waitForStatus(tp, owner.auth, `${base()}/${id}`);
     expect(done.status, done.error).toBe('completed');
     expect(done.attempts).toBe(2);
-    // The requester was told both times.
-    const notes = (await tp.app.inject({ method: 'GET', url: '/v2/notifications', headers: owner.auth }))
-      .json()
-      .data.filter((n: any) => n.context?.item_id === id);
+    // The requester was told both times (the notice follows the status by a moment).
+    const notesOf = async () =>
+      (await tp.app.inject({ method: 'GET', url: '/v2/notifications', headers: owner.auth })).json().data.filter((n: any) => n.context?.item_id === id);
+    const notes = await eventually(async () => {
+      const found = await notesOf();
+      return found.length >= 2 && found;
+    }, 'both notifications');
     expect(notes.map((n: any) => n.type).sort()).toEqual(['timelapse_created', 'timelapse_failed']);
     expect(notes.find((n: any) => n.type === 'timelapse_failed').message).toMatch(/no recorded frames/);
     // Only failed renders are retried.
