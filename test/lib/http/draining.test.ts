@@ -12,7 +12,7 @@ const within = <T>(promise: Promise<T>, ms: number): Promise<T | 'still waiting'
 
 describe('draining', () => {
   it('a stream in flight when close() starts ends whole, and close() does not wait out the keep-alive', async () => {
-    const app = createBaseApp({ logger: false });
+    const app = createBaseApp({ logger: false, bodyLimit: 1024 });
     const body = new PassThrough();
     app.get('/stream', async (_req, reply) => reply.type('application/octet-stream').send(body));
     await app.listen({ host: '127.0.0.1', port: 0 });
