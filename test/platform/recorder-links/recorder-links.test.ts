@@ -338,10 +338,14 @@ describe('site links', () => {
       await waitFor('online', async () => (await statusOf(cam.exid)) === 'online');
       r.devices([{ id: 'off-1', name: 'Offline cam', state: 'failed', timezone: 'UTC' }]);
       await waitFor('offline', async () => (await statusOf(cam.exid)) === 'offline');
-      const notes = await tp.app.inject({ method: 'GET', url: '/v2/notifications', headers: viewer.auth });
-      const mine = notes
-        .json()
-        .data.filter((n: { type: string; context: { camera_exid?: string } }) => n.type === 'camera_status_changed' && n.context.camera_exid === cam.exid);
+      // The members are told just after the status changes.
+      const mine = await waitFor('the status notification', async () => {
+        const notes = await tp.app.inject({ method: 'GET', url: '/v2/notifications', headers: viewer.auth });
+        const found = notes
+          .json()
+          .data.filter((n: { type: string; context: { camera_exid?: string } }) => n.type === 'camera_status_changed' && n.context.camera_exid === cam.exid);
+        return found.length > 0 && found;
+      });
       expect(mine.length).toBeGreaterThanOrEqual(1);
       // The change is an event for webhooks, MQTT and e-mail too, recorded with it.
       const events = await tp.t.db.kysely
