@@ -74,14 +74,18 @@ const SLOW = [
   'test/mcp/cli.test.ts',
   'test/recorder/**/*.test.ts',
   'test/platform/recorder-links/site-link-e2e.test.ts',
-  'test/platform/recorder-links/site-link-outage.test.ts',
 ];
 /**
+ * Files that wait minutes on purpose and compute little (the site link's two-minute outage): beside
+ * the first group, in one of its workers from the start, so the wait overlaps the busiest part of the
+ * run and leaves every later worker to files that compute.
+ */
+const WAITING = ['test/platform/recorder-links/site-link-outage.test.ts'];
+/**
  * Slow files whose real timers race real processes (leases, live streams' idle stop, a cluster's
- * nodes, a killed recorder, a deadline on an ended session): after the others, three at a time, beside
+ * nodes, a killed recorder, a deadline on an ended session): after the others, four at a time, beside
  * the PostgreSQL slow files (the two projects share those workers). No browser among them: the
- * run's one Chromium serves the slow-sqlite project. A file that only waits long (the site link's
- * two-minute outage) is not one of them.
+ * run's one Chromium serves the slow-sqlite project.
  */
 const TIMED = [
   ...SLOW_ON_DB,
@@ -95,10 +99,11 @@ const TIMED = [
 ];
 
 /**
- * The last group's files mostly wait on timers and child processes: three at a time. The WebRTC test
- * lost its video at three until no test changed this host's addresses mid-run (docs/decisions.md).
+ * The last group's files mostly wait on timers and child processes, and left the cores two-thirds idle
+ * at three at a time: four. The WebRTC test lost its video at three until no test changed this host's
+ * addresses mid-run (docs/decisions.md).
  */
-const TIMED_WORKERS = 3;
+const TIMED_WORKERS = 4;
 
 async function reachable(url: string): Promise<boolean> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1500 });
@@ -136,7 +141,7 @@ export default defineConfig(async () => {
     test,
   });
   const api = (name: string, env: Record<string, string>, exclude: string[] = []) =>
-    project({ name, include: ['test/**/*.test.ts'], exclude: [...UNIT, ...SLOW, ...exclude], isolate: false, env });
+    project({ name, include: ['test/**/*.test.ts'], exclude: [...UNIT, ...SLOW, ...WAITING, ...exclude], isolate: false, env });
   const builtCli = 'test/helpers/built-cli.ts';
   // The network namespace of the site-link files, made before any file runs (test/helpers/netns.ts).
   const siteHost = 'test/helpers/site-host-setup.ts';
@@ -145,17 +150,20 @@ export default defineConfig(async () => {
       pool: 'forks',
       // One worker more than cores: the tests wait more than they compute (ffmpeg, browsers, child
       // processes, real timers), and vitest's default of one less than the cores left one core idle here.
-      maxWorkers: availableParallelism() + 1,
+      // The first group has one more for each WAITING file, which holds its worker through the group.
+      maxWorkers: availableParallelism() + 1 + WAITING.length,
       testTimeout: 60_000,
       hookTimeout: 120_000,
       reporters: ['default', new PlainSummaryReporter()],
       sequence: { sequencer: LongFirstSequencer },
       projects: [
         project({ name: 'unit', include: UNIT, isolate: false, env: sqlite }),
+        // The first group's workers are shared: the sequencer starts this project's file first.
+        project({ name: 'waiting-sqlite', include: WAITING, isolate: false, globalSetup: [builtCli, siteHost], env: sqlite }),
         api('api-sqlite', sqlite),
         ...(withPg ? [api('api-postgres', postgres, ENGINE_FREE)] : []),
         // The slow files after the others (groupOrder): three at a time, as they mostly wait on Chromium,
-        // ffmpeg and child processes; then the timed ones and the PostgreSQL ones, three at a time
+        // ffmpeg and child processes; then the timed ones and the PostgreSQL ones, four at a time
         // together (CONTRIBUTING.md, Test).
         project({
           name: 'slow-sqlite',

@@ -1,8 +1,9 @@
 // Starts the suite's longest files first within their project, so that a group of projects ends on
 // short files and no worker idles through another's long tail. Vitest orders by the durations of the
 // last run on this machine, or by file size on a fresh clone (CI), where a small file that waits
-// two minutes would otherwise start last. Projects keep vitest's order: a worker is reused only for
-// the next file of its own project.
+// two minutes would otherwise start last. A project's files stay together (a worker is reused only
+// for the next file of its own project); within a group, the project with the longest file starts
+// first, the others in vitest's order.
 import { relative } from 'node:path';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
@@ -44,11 +45,16 @@ export class LongFirstSequencer extends BaseSequencer {
       if (run && run[0]!.project === spec.project) run.push(spec);
       else runs.push([spec]);
     }
-    return runs.flatMap((run) =>
+    const longFirst = runs.map((run) =>
       run
         .map((spec, i) => ({ spec, i }))
         .sort((a, b) => rank(a.spec) - rank(b.spec) || a.i - b.i)
         .map(({ spec }) => spec),
     );
+    const group = (run: TestSpecification[]) => run[0]!.project.config.sequence.groupOrder;
+    return longFirst
+      .map((run, i) => ({ run, i }))
+      .sort((a, b) => group(a.run) - group(b.run) || rank(a.run[0]!) - rank(b.run[0]!) || a.i - b.i)
+      .flatMap(({ run }) => run);
   }
 }
