@@ -18,7 +18,7 @@ const UNIT = [
   'test/docs/architecture.test.ts',
   'test/lib/*.test.ts',
   'test/lib/{auth,cache,config,db,net,process,secrets,site-link,time}/**/*.test.ts',
-  'test/lib/http/{compiled-schemas,draining,error-handler,json-depth,metrics,request-id,serialized-once,slow-clients,coalesced-writes}.test.ts',
+  'test/lib/http/{compiled-schemas,draining,error-handler,json-depth,metrics,request-id,slow-clients}.test.ts',
   'test/platform/access/decide.test.ts',
   'test/platform/anpr/plate-and-time.test.ts',
   'test/platform/api-keys/allow-list.test.ts',
